@@ -1,0 +1,761 @@
+"""The bank: every question file checked against the catalog and the others, then indexed.
+
+``load_bank`` collects every problem of every file in one run and raises one
+``ContentError``; a bank that loads is complete and consistent, so the renderer and the
+exporters never have to check anything again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from math import ceil
+from pathlib import Path
+from typing import Any, TypeVar
+
+from qbank.loader import Document, Path_, read_document, validate_model
+from qbank.model import (
+    DIFFICULTY_SENIORITY,
+    OPTION_KEYS,
+    SLUG_PATTERN,
+    TEXT_FIELDS,
+    Catalog,
+    FieldOfWork,
+    Question,
+)
+from qbank.problems import ContentError, Problem, Severity, display_path, errors_in
+from qbank.safety import local_images, unsafe_parts
+
+CATALOG_FILE = "catalog.yaml"
+NEAR_DUPLICATE_THRESHOLD = 0.9
+_SLUG = re.compile(SLUG_PATTERN)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A question placed in the bank: the model plus where it lives and what it resolves to."""
+
+    question: Question
+    file: str  # relative to the content root, e.g. "ml-engineer/throughput/step-phases.yaml"
+    field: str
+    specialization: str
+    topic: str
+    slug: str
+    seniorities: tuple[str, ...]
+    locales: tuple[str, ...]  # the locales the question exists in, in catalog order
+    digest: str  # hash of the file's bytes
+
+    @property
+    def id(self) -> str:
+        """The question's permanent id."""
+        return self.question.id
+
+
+@dataclass(frozen=True)
+class Bank:
+    """A validated bank: the catalog, the questions in display order, and the warnings."""
+
+    root: Path
+    catalog: Catalog
+    entries: tuple[Entry, ...]
+    warnings: tuple[Problem, ...] = ()
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def by_topic(self) -> Mapping[tuple[str, str], tuple[Entry, ...]]:
+        """Questions per (field, topic), in display order; every catalog topic is present."""
+        groups: dict[tuple[str, str], list[Entry]] = {(f, t): [] for f, _s, t in self.topics()}
+        for entry in self.entries:
+            groups[entry.field, entry.topic].append(entry)
+        return {key: tuple(items) for key, items in groups.items()}
+
+    @cached_property
+    def by_id(self) -> Mapping[str, Entry]:
+        """Questions by id."""
+        return {entry.id: entry for entry in self.entries}
+
+    def topics(self) -> Iterator[tuple[str, str, str]]:
+        """Every (field, specialization, topic) in catalog order."""
+        for field_key, field_ in self.catalog.fields.items():
+            for spec_key, spec in field_.specializations.items():
+                for topic_key in spec.topics:
+                    yield field_key, spec_key, topic_key
+
+    def field_entries(self, field_key: str) -> list[Entry]:
+        """A field's questions in display order."""
+        return [e for e in self.entries if e.field == field_key]
+
+    def name(self, texts: Mapping[str, str], locale: str) -> str:
+        """A catalog name in ``locale``, falling back to the default locale."""
+        return (
+            texts.get(locale)
+            or texts.get(self.catalog.default_locale)
+            or next(iter(texts.values()), "")
+        )
+
+
+def text_in(texts: Mapping[str, str] | None, locale: str) -> str | None:
+    """A question text in one locale (questions never fall back: they are translated whole)."""
+    return None if texts is None else texts.get(locale)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def load_bank(root: Path) -> Bank:
+    """Load and check the bank at ``root``; raise ``ContentError`` listing every error."""
+    bank, problems = check_bank(root)
+    if bank is None or errors_in(problems):
+        raise ContentError(problems)
+    return bank
+
+
+def load_catalog(root: Path) -> Catalog:
+    """Only ``catalog.yaml``; raise ``ContentError`` when it has errors."""
+    path = Path(root) / CATALOG_FILE
+    doc = read_document(path, display_path(path))
+    catalog = _load_catalog(doc)
+    if catalog is None:
+        raise ContentError(
+            doc.problems or [Problem(doc.display, 1, 1, "", "no catalog", "a valid catalog.yaml")]
+        )
+    return catalog
+
+
+def check_bank(root: Path) -> tuple[Bank | None, list[Problem]]:
+    """Load the bank and return it (None when it has errors) with every problem found."""
+    root = Path(root)
+    problems: list[Problem] = []
+    catalog_doc = read_document(root / CATALOG_FILE, display_path(root / CATALOG_FILE))
+    catalog = _load_catalog(catalog_doc)
+    problems += catalog_doc.problems
+    if not (root / CATALOG_FILE).exists():
+        problems = [
+            Problem(
+                display_path(root / CATALOG_FILE),
+                1,
+                1,
+                "",
+                "the bank has no catalog.yaml",
+                "a content folder holding catalog.yaml (see `qbank new`)",
+            )
+        ]
+    default_locale = catalog.default_locale if catalog else _raw_default_locale(catalog_doc)
+    checker = _QuestionChecker(root, catalog, default_locale)
+    entries: list[Entry] = []
+    for path, field_key, topic_key in _question_files(root, catalog, problems):
+        entry, file_problems = checker.check(path, field_key, topic_key)
+        problems += file_problems
+        if entry is not None:
+            entries.append(entry)
+    if catalog is None:
+        return None, problems
+    problems += _cross_file_problems(root, catalog, entries)
+    if errors_in(problems):
+        return None, problems
+    order = {key: i for i, key in enumerate(catalog.seniorities)}
+    topic_order = {(f, t): i for i, (f, _s, t) in enumerate(_catalog_topics(catalog))}
+    entries.sort(
+        key=lambda e: (
+            topic_order[e.field, e.topic],
+            order[e.seniorities[0]],
+            e.question.difficulty or 0,
+            e.slug,
+        )
+    )
+    warnings = tuple(p for p in problems if p.severity is Severity.WARNING)
+    return Bank(root, catalog, tuple(entries), warnings), problems
+
+
+def _raw_default_locale(doc: Document) -> str:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    locales = data.get("locales")
+    if isinstance(locales, list) and locales and isinstance(locales[0], str):
+        return locales[0]
+    return "en"
+
+
+def _catalog_topics(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
+    for field_key, field_ in catalog.fields.items():
+        for spec_key, spec in field_.specializations.items():
+            for topic_key in spec.topics:
+                yield field_key, spec_key, topic_key
+
+
+def _catalog_keys(key: Path_) -> str:
+    depth = len(key)
+    if depth == 0:
+        return "one of title, locales, seniorities, fields"
+    if key[0] == "fields" and depth == 2:
+        return "name, specializations"
+    if key[0] == "fields" and depth == 4:
+        return "name, topics"
+    if key[0] == "fields" and depth == 6:
+        return "name"
+    return "a known key"
+
+
+def _load_catalog(doc: Document) -> Catalog | None:
+    if doc.problems:
+        return None
+    if not isinstance(doc.data, dict):
+        doc.problems.append(
+            doc.problem(
+                (), "the catalog must be a mapping", "keys title, locales, seniorities, fields"
+            )
+        )
+        return None
+    context = {"default_locale": _raw_default_locale(doc)}
+    catalog = validate_model(doc, Catalog, context, _catalog_keys)
+    if catalog is None:
+        return None
+    locales = set(catalog.locales)
+    known = ", ".join(catalog.locales)
+    for key, texts in _catalog_texts(catalog):
+        for locale in texts:
+            if locale not in locales:
+                doc.problems.append(
+                    doc.problem(
+                        (*key, locale),
+                        f"unknown locale {locale!r}",
+                        f"one of the catalog's locales: {known}",
+                    )
+                )
+        if catalog.default_locale not in texts:
+            doc.problems.append(
+                doc.problem(
+                    key,
+                    f"no name in the default locale {catalog.default_locale!r}",
+                    f"a {catalog.default_locale} entry, which other locales fall back to",
+                )
+            )
+    seen: dict[tuple[str, str], str] = {}
+    for field_key, spec_key, topic_key in _catalog_topics(catalog):
+        if (field_key, topic_key) in seen:
+            doc.problems.append(
+                doc.problem(
+                    ("fields", field_key, "specializations", spec_key, "topics", topic_key),
+                    f"topic {topic_key!r} is already in specialization "
+                    f"{seen[field_key, topic_key]!r} of this field",
+                    "topic keys unique within a field (the folder is <field>/<topic>/)",
+                )
+            )
+        seen[field_key, topic_key] = spec_key
+    if len(set(catalog.locales)) != len(catalog.locales):
+        doc.problems.append(
+            doc.problem(("locales",), "a locale is listed twice", "each locale once")
+        )
+    return None if doc.problems else catalog
+
+
+def _catalog_texts(catalog: Catalog) -> Iterator[tuple[Path_, Mapping[str, str]]]:
+    yield ("title",), catalog.title
+    for key, names in catalog.seniorities.items():
+        yield ("seniorities", key), names
+    for field_key, field_ in catalog.fields.items():
+        yield ("fields", field_key, "name"), field_.name
+        for spec_key, spec in field_.specializations.items():
+            yield ("fields", field_key, "specializations", spec_key, "name"), spec.name
+            for topic_key, topic in spec.topics.items():
+                yield (
+                    ("fields", field_key, "specializations", spec_key, "topics", topic_key, "name"),
+                    topic.name,
+                )
+
+
+def valid_topics_hint(catalog: Catalog | None, field_key: str | None = None) -> str:
+    """The folders a question may live in, for a hint."""
+    if catalog is None:
+        return "<field>/<topic>/<slug>.yaml under a topic of catalog.yaml"
+    fields: Iterable[tuple[str, FieldOfWork]] = catalog.fields.items()
+    if field_key in catalog.fields:
+        fields = [(field_key, catalog.fields[field_key])]
+    folders = [
+        f"{f}/{t}/"
+        for f, field_ in fields
+        for s in field_.specializations.values()
+        for t in s.topics
+    ]
+    shown = ", ".join(folders[:12]) + (f" … ({len(folders)} in all)" if len(folders) > 12 else "")
+    return f"<field>/<topic>/<slug>.yaml with one of: {shown}"
+
+
+def _question_files(
+    root: Path, catalog: Catalog | None, problems: list[Problem]
+) -> Iterator[tuple[Path, str, str]]:
+    """Every question file, in a stable order; misplaced files become problems."""
+    topics = {(f, t) for f, _s, t in _catalog_topics(catalog)} if catalog else None
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        rel = Path(dirpath).relative_to(root).parts
+        for name in sorted(filenames):
+            if name.startswith(".") or not name.endswith((".yaml", ".yml")):
+                continue
+            path = Path(dirpath) / name
+            parts = (*rel, name)
+            if parts == (CATALOG_FILE,):
+                continue
+            shown = display_path(path)
+            if name.endswith(".yml"):
+                problems.append(
+                    Problem(
+                        shown,
+                        1,
+                        1,
+                        "",
+                        "question files end in .yaml",
+                        f"rename to {name[:-4]}.yaml",
+                    )
+                )
+                continue
+            if len(parts) != 3:
+                problems.append(
+                    Problem(
+                        shown,
+                        1,
+                        1,
+                        "",
+                        "a question file must sit in a topic folder",
+                        valid_topics_hint(catalog),
+                    )
+                )
+                continue
+            field_key, topic_key, _ = parts
+            slug = name[:-5]
+            if not _SLUG.match(slug):
+                problems.append(
+                    Problem(
+                        shown,
+                        1,
+                        1,
+                        "",
+                        f"file name {name!r} is not a slug",
+                        "lowercase letters, digits and hyphens, e.g. gpu-step-phases.yaml",
+                    )
+                )
+                continue
+            if topics is not None and catalog is not None and (field_key, topic_key) not in topics:
+                what = (
+                    f"unknown topic folder {topic_key!r} in field {field_key!r}"
+                    if field_key in catalog.fields
+                    else f"unknown field folder {field_key!r}"
+                )
+                problems.append(
+                    Problem(shown, 1, 1, "", what, valid_topics_hint(catalog, field_key))
+                )
+                continue
+            yield path, field_key, topic_key
+        # A folder named like a YAML file is a file that went wrong.
+        for d in list(dirnames):
+            if d.endswith(".yaml"):
+                problems.append(
+                    Problem(
+                        display_path(Path(dirpath) / d),
+                        1,
+                        1,
+                        "",
+                        "a directory where a YAML file was expected",
+                        "a file, not a folder, named <slug>.yaml",
+                    )
+                )
+
+
+_QUESTION_KEYS = ", ".join(Question.model_fields)
+
+
+def _question_keys(key: Path_) -> str:
+    if not key:
+        return f"one of {_QUESTION_KEYS}"
+    if key[0] == "options" and len(key) == 1:
+        return "option keys a, b, c … h"
+    return "locale keys such as en, tr, zh"
+
+
+class _QuestionChecker:
+    """The rules one question file must satisfy on its own and against the catalog."""
+
+    def __init__(self, root: Path, catalog: Catalog | None, default_locale: str) -> None:
+        self.root = root
+        self.catalog = catalog
+        self.context = {"default_locale": default_locale}
+        self.locales = catalog.locales if catalog else []
+        self.locale_hint = "one of the catalog's locales: " + ", ".join(self.locales)
+        self.seniorities = list(catalog.seniorities) if catalog else []
+        self.spec_of: dict[tuple[str, str], str] = (
+            {(f, t): s for f, s, t in _catalog_topics(catalog)} if catalog else {}
+        )
+
+    def check(
+        self, path: Path, field_key: str, topic_key: str
+    ) -> tuple[Entry | None, list[Problem]]:
+        doc = read_document(path, display_path(path))
+        if doc.problems:
+            return None, doc.problems
+        if not isinstance(doc.data, dict):
+            doc.problems.append(
+                doc.problem(
+                    (),
+                    "a question file must be a mapping",
+                    "keys such as id, difficulty, prompt, options",
+                )
+            )
+            return None, doc.problems
+        question = validate_model(doc, Question, self.context, _question_keys)
+        if question is None or self.catalog is None:
+            return None, doc.problems
+        seniorities = self._check(doc, question, path)
+        if doc.problems:
+            return None, doc.problems
+        locales = tuple(loc for loc in self.locales if loc in question.prompt)
+        slug = path.name[:-5]
+        entry = Entry(
+            question,
+            path.relative_to(self.root).as_posix(),
+            field_key,
+            self.spec_of[field_key, topic_key],
+            topic_key,
+            slug,
+            seniorities,
+            locales,
+            doc.digest,
+        )
+        return entry, doc.problems
+
+    def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
+        problems = doc.problems
+        # Seniority: written, or derived from difficulty.
+        seniorities = tuple(q.seniority)
+        for i, key in enumerate(q.seniority):
+            if key not in self.seniorities:
+                problems.append(
+                    doc.problem(
+                        ("seniority", i)
+                        if "seniority" in doc.data and isinstance(doc.data["seniority"], list)
+                        else ("seniority",),
+                        f"unknown seniority {key!r}",
+                        "one of " + ", ".join(self.seniorities),
+                        at_value=True,
+                    )
+                )
+        if not seniorities:
+            derived = DIFFICULTY_SENIORITY.get(q.difficulty or 0)
+            if derived is None:
+                problems.append(
+                    doc.problem(
+                        (),
+                        "an open question without difficulty needs a seniority",
+                        "seniority: junior, mid or senior",
+                    )
+                )
+            elif derived not in self.seniorities:
+                problems.append(
+                    doc.problem(
+                        ("difficulty",),
+                        f"difficulty {q.difficulty} means "
+                        f"seniority {derived!r}, which the catalog lacks",
+                        "an explicit seniority key",
+                        at_value=True,
+                    )
+                )
+            else:
+                seniorities = (derived,)
+        # Shape of choice and open questions.
+        if q.options is not None:
+            self._check_choice(doc, q)
+        else:
+            for key in ("answer", "explanation"):
+                if key in doc.data:
+                    problems.append(
+                        doc.problem(
+                            (key,),
+                            f"{key} belongs to a choice question, and this one has no options",
+                            "options, or model_answer for an open question",
+                        )
+                    )
+        # Locales: what the prompt has, every other text has too.
+        prompt_locales = set(q.prompt)
+        for text_key, texts in _texts(q):
+            for locale, text in texts.items():
+                if locale not in self.locales:
+                    problems.append(
+                        doc.problem(
+                            (*text_key, locale), f"unknown locale {locale!r}", self.locale_hint
+                        )
+                    )
+                    continue
+                if not text.strip():
+                    problems.append(
+                        doc.problem(
+                            (*text_key, locale),
+                            "empty text",
+                            "the text in this locale, or drop the locale",
+                            at_value=True,
+                        )
+                    )
+                    continue
+                for part in unsafe_parts(text):
+                    problems.append(
+                        doc.problem(
+                            (*text_key, locale), part.message, part.hint, text_line=part.line
+                        )
+                    )
+                for image in local_images(text):
+                    target = (path.parent / image).resolve()
+                    if not target.is_file() or self.root.resolve() not in target.parents:
+                        problems.append(
+                            doc.problem(
+                                (*text_key, locale),
+                                f"image {image!r} not found beside the question",
+                                "an image file in the question's folder",
+                                at_value=True,
+                            )
+                        )
+            if text_key == ("prompt",):
+                continue
+            missing = [loc for loc in self.locales if loc in prompt_locales and loc not in texts]
+            extra = [loc for loc in texts if loc not in prompt_locales and loc in self.locales]
+            if missing:
+                problems.append(
+                    doc.problem(
+                        text_key,
+                        f"half-translated: the prompt has "
+                        f"{', '.join(missing)} but this text does not",
+                        f"a {', '.join(missing)} entry here too, or no {', '.join(missing)} prompt",
+                    )
+                )
+            for loc in extra:
+                problems.append(
+                    doc.problem(
+                        (*text_key, loc),
+                        f"translation {loc!r} without a {loc!r} prompt",
+                        "the prompt in this locale too",
+                    )
+                )
+        if q.translated_from:
+            for locale in q.translated_from:
+                if locale not in prompt_locales:
+                    problems.append(
+                        doc.problem(
+                            ("translated_from", locale),
+                            f"no {locale!r} translation to track",
+                            "locales the prompt has",
+                        )
+                    )
+        return seniorities
+
+    def _check_choice(self, doc: Document, q: Question) -> None:
+        assert q.options is not None
+        problems = doc.problems
+        keys = list(q.options)
+        if q.difficulty is None:
+            problems.append(
+                doc.problem((), "a choice question needs a difficulty", "difficulty: 1, 2 or 3")
+            )
+        if not 2 <= len(keys) <= 8:
+            problems.append(doc.problem(("options",), f"{len(keys)} option(s)", "2 to 8 options"))
+        expected = list(OPTION_KEYS[: len(keys)])
+        if keys != expected:
+            for i, key in enumerate(keys):
+                if i < len(expected) and key != expected[i]:
+                    problems.append(
+                        doc.problem(
+                            ("options", key),
+                            f"option key {key!r} out of order",
+                            "keys " + ", ".join(expected) + " in this order",
+                        )
+                    )
+                    break
+        if q.answer is None:
+            problems.append(
+                doc.problem(
+                    (), "a choice question needs an answer", "answer: one of " + ", ".join(keys)
+                )
+            )
+        else:
+            if not q.answer:
+                problems.append(
+                    doc.problem(
+                        ("answer",),
+                        "the answer list is empty",
+                        "one or more option keys",
+                        at_value=True,
+                    )
+                )
+            for i, key in enumerate(q.answer):
+                where: Path_ = (
+                    ("answer", i) if isinstance(doc.data.get("answer"), list) else ("answer",)
+                )
+                if key not in q.options:
+                    problems.append(
+                        doc.problem(
+                            where,
+                            f"answer {key!r} is not an option",
+                            "one of " + ", ".join(keys),
+                            at_value=True,
+                        )
+                    )
+            if len(set(q.answer)) != len(q.answer):
+                problems.append(
+                    doc.problem(
+                        ("answer",), "an answer key is listed twice", "each key once", at_value=True
+                    )
+                )
+        if q.explanation is None:
+            problems.append(
+                doc.problem(
+                    (),
+                    "a choice question needs an explanation",
+                    "explanation: why the answer is right and the others wrong",
+                )
+            )
+        for key in ("assesses", "model_answer"):
+            if key in doc.data:
+                problems.append(
+                    doc.problem(
+                        (key,),
+                        f"{key} belongs to an open question",
+                        "explanation on a choice question",
+                    )
+                )
+        seen: dict[tuple[str, str], str] = {}
+        for key, texts in q.options.items():
+            for locale, text in texts.items():
+                norm = normalize_text(text)
+                if (locale, norm) in seen:
+                    problems.append(
+                        doc.problem(
+                            ("options", key, locale),
+                            f"same text as option {seen[locale, norm]!r}",
+                            "different options",
+                            at_value=True,
+                        )
+                    )
+                seen[locale, norm] = key
+
+
+def _texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:
+    for name in TEXT_FIELDS:
+        texts = getattr(q, name)
+        if texts is not None:
+            yield (name,), texts
+    for key, texts in (q.options or {}).items():
+        yield ("options", key), texts
+
+
+_SPACE = re.compile(r"\s+")
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
+
+
+def normalize_text(text: str) -> str:
+    """Compare texts ignoring case, width and spacing."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def _cross_file_problems(root: Path, catalog: Catalog, entries: list[Entry]) -> list[Problem]:
+    problems: list[Problem] = []
+    shown = {e.file: display_path(root / e.file) for e in entries}
+    first_with_id: dict[str, Entry] = {}
+    for entry in entries:
+        other = first_with_id.setdefault(entry.id, entry)
+        if other is not entry:
+            problems.append(
+                Problem(
+                    shown[entry.file],
+                    *_id_line(root / entry.file),
+                    "id",
+                    f"duplicate id, also used by {shown[other.file]}",
+                    "a fresh id (`qbank new` writes one); ids are never reused",
+                )
+            )
+    for locale in catalog.locales:
+        prompts: dict[str, Entry] = {}
+        token_sets: list[tuple[Entry, frozenset[str]]] = []
+        for entry in entries:
+            text = entry.question.prompt.get(locale)
+            if text is None:
+                continue
+            norm = normalize_text(text)
+            other = prompts.setdefault(norm, entry)
+            if other is not entry:
+                problems.append(
+                    Problem(
+                        shown[entry.file],
+                        1,
+                        1,
+                        f"prompt.{locale}",
+                        f"same prompt as {shown[other.file]}",
+                        "one file per question; merge or reword them",
+                    )
+                )
+                continue
+            tokens = frozenset(_TOKEN.findall(norm))
+            if len(tokens) >= 5:
+                token_sets.append((entry, tokens))
+        for a, b, score in near_duplicates(token_sets, NEAR_DUPLICATE_THRESHOLD):
+            problems.append(
+                Problem(
+                    shown[b.file],
+                    1,
+                    1,
+                    f"prompt.{locale}",
+                    f"nearly the same prompt as {shown[a.file]} (similarity {score:.2f})",
+                    "distinct questions, or one of them removed",
+                    Severity.WARNING,
+                )
+            )
+    counts = Counter((e.field, e.topic) for e in entries)
+    catalog_path = display_path(root / CATALOG_FILE)
+    for field_key, spec_key, topic_key in _catalog_topics(catalog):
+        if not counts[field_key, topic_key]:
+            problems.append(
+                Problem(
+                    catalog_path,
+                    1,
+                    1,
+                    f"fields.{field_key}.specializations.{spec_key}.topics.{topic_key}",
+                    "topic has no questions",
+                    f"question files in {field_key}/{topic_key}/",
+                    Severity.WARNING,
+                )
+            )
+    return problems
+
+
+def _id_line(path: Path) -> tuple[int, int]:
+    doc = read_document(path, "")
+    return doc.locate(("id",), at_value=True)
+
+
+def near_duplicates(
+    items: list[tuple[T, frozenset[str]]], threshold: float
+) -> Iterator[tuple[T, T, float]]:
+    """Pairs whose token sets have Jaccard similarity ≥ ``threshold`` (prefix-filter join)."""
+    freq: Counter[str] = Counter(tok for _, tokens in items for tok in tokens)
+    records = sorted(
+        (
+            (len(tokens), i, sorted(tokens, key=lambda t: (freq[t], t)))
+            for i, (_, tokens) in enumerate(items)
+        ),
+        key=lambda r: (r[0], r[1]),
+    )
+    index: dict[str, list[int]] = defaultdict(list)
+    for size, i, ordered in records:
+        prefix = size - ceil(threshold * size) + 1
+        candidates: set[int] = set()
+        for tok in ordered[:prefix]:
+            bucket = index[tok]
+            candidates.update(j for j in bucket if len(items[j][1]) >= threshold * size)
+            bucket.append(i)
+        mine = items[i][1]
+        for j in sorted(candidates):
+            other = items[j][1]
+            score = len(mine & other) / len(mine | other)
+            if score >= threshold:
+                yield items[j][0], items[i][0], score

@@ -1,0 +1,152 @@
+"""The ``qbank`` command: thin click commands over the core."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from qbank import __version__
+from qbank.bank import CATALOG_FILE, Bank, check_bank, load_bank
+from qbank.problems import ContentError, errors_in, format_problems
+
+DEFAULT_CONTENT = "content"
+
+
+def _bank_root(path: Path) -> Path:
+    """The content folder holding catalog.yaml at or above ``path``."""
+    probe = path.resolve()
+    if probe.is_file():
+        probe = probe.parent
+    for candidate in (probe, *probe.parents):
+        if (candidate / CATALOG_FILE).is_file():
+            return candidate
+    return path
+
+
+def _load(content: Path) -> Bank:
+    try:
+        return load_bank(content)
+    except ContentError as exc:
+        raise click.ClickException(
+            exc.format_text() + "\nthe bank has errors; run `qbank validate` for details"
+        ) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="qbank")
+def main() -> None:
+    """qbank: interview and study question banks as YAML, published as a study site."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "style",
+    type=click.Choice(["text", "github", "json"]),
+    default="text",
+    show_default=True,
+    help="How to print problems.",
+)
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+def validate(paths: tuple[Path, ...], style: str, strict: bool) -> None:
+    """Check every question file of the bank and report every problem in one run.
+
+    PATHS are content folders or files inside them (default: ./content); the whole bank
+    around each is checked, because ids and prompts must be unique across files.
+    """
+    roots = sorted({_bank_root(p) for p in (paths or (Path(DEFAULT_CONTENT),))})
+    problems = []
+    counted = 0
+    for root in roots:
+        if not root.is_dir():
+            raise click.ClickException(
+                f"{root}: no such content folder; expected a folder holding {CATALOG_FILE}"
+            )
+        bank, found = check_bank(root)
+        problems += found
+        counted += len(bank.entries) if bank else 0
+    if problems:
+        click.echo(format_problems(problems, style))
+    errors = errors_in(problems)
+    warnings = len(problems) - len(errors)
+    if style == "text":
+        summary = (
+            f"{len(errors)} error(s), {warnings} warning(s)"
+            if problems
+            else f"ok: {counted} question(s), no problems"
+        )
+        click.echo(summary, err=bool(problems))
+    if errors or (strict and warnings):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("where", metavar="FIELD/TOPIC")
+@click.option(
+    "--type",
+    "kind",
+    type=click.Choice(["choice", "open"]),
+    default="choice",
+    show_default=True,
+    help="A choice question (options) or an open one.",
+)
+@click.option(
+    "--locales",
+    default=None,
+    help="Comma-separated locales to fill, e.g. en,tr,zh (default: all the catalog's).",
+)
+@click.option("--slug", default=None, help="File name without .yaml (default: new-question-N).")
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder.",
+)
+def new(where: str, kind: str, locales: str | None, slug: str | None, content: Path) -> None:
+    """Write a ready-to-fill question file with a fresh UUIDv7 in FIELD/TOPIC."""
+    from qbank.scaffold import new_question
+
+    try:
+        path = new_question(
+            content, where, kind=kind, slug=slug, locales=locales.split(",") if locales else None
+        )
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(path.as_posix())
+
+
+@main.command()
+@click.option(
+    "--format", "style", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder.",
+)
+def stats(style: str, content: Path) -> None:
+    """Coverage per field, specialization, topic, seniority, difficulty and locale."""
+    from qbank.stats import bank_stats, format_stats
+
+    data = bank_stats(_load(content))
+    if style == "json":
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_stats(data))
+
+
+@main.command()
+@click.argument("directory", type=click.Path(path_type=Path), default="schemas")
+def schema(directory: Path) -> None:
+    """Write JSON Schemas for catalog.yaml and question files (for editor completion)."""
+    from qbank.schema import write_schemas
+
+    for path in write_schemas(directory):
+        click.echo(path.as_posix())

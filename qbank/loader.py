@@ -1,0 +1,425 @@
+"""YAML files → plain data with line numbers: safe, strict and fast (libyaml).
+
+Owns reading one file: size limit, UTF-8 (a BOM and CRLF accepted), NFC, and the YAML
+features a question file may not use (anchors, aliases, custom tags, duplicate keys).
+Positions are computed only when a problem needs them, so the common path stays close to
+the cost of ``yaml.load(..., Loader=CSafeLoader)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+from yaml.constructor import SafeConstructor
+
+from qbank.model import HINTS, nfc
+from qbank.problems import Problem
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_DEPTH = 32
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_scalars = SafeConstructor()
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_SCALAR_BUILDERS: dict[str, Callable[[yaml.ScalarNode], Any]] = {
+    _INT: _scalars.construct_yaml_int,
+    _FLOAT: _scalars.construct_yaml_float,
+    _BOOL: _scalars.construct_yaml_bool,
+    _NULL: _scalars.construct_yaml_null,
+    # A date-like scalar stays the text the contributor wrote.
+    _TIMESTAMP: lambda node: str(node.value),
+}
+
+Path_ = tuple[str | int, ...]
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a key and its value stand in a file (1-based)."""
+
+    line: int
+    col: int
+    value_line: int
+    value_col: int
+    block: bool  # the value is a block scalar (``|`` or ``>``): its text starts a line below
+
+
+@dataclass
+class Document:
+    """One parsed YAML file: its data, its text (for positions on demand) and its problems."""
+
+    path: Path
+    display: str
+    text: str
+    data: Any = None
+    digest: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    _positions: dict[Path_, Position] | None = None
+
+    def problem(
+        self,
+        key: Path_,
+        message: str,
+        hint: str = "",
+        *,
+        at_value: bool = False,
+        text_line: int = 0,
+        **kwargs: Any,
+    ) -> Problem:
+        """A problem at ``key`` (a key path such as ``("options", "e")``)."""
+        line, col = self.locate(key, at_value=at_value, text_line=text_line)
+        return Problem(self.display, line, col, dotted(key), message, hint, **kwargs)
+
+    def locate(self, key: Path_, *, at_value: bool = False, text_line: int = 0) -> tuple[int, int]:
+        """Line and column of ``key``, or of its nearest written ancestor."""
+        positions = self.positions()
+        probe = key
+        while probe and probe not in positions:
+            probe = probe[:-1]
+        if not probe:
+            return 1, 1
+        pos = positions[probe]
+        if probe != key or (not at_value and not text_line):
+            return pos.line, pos.col
+        if text_line:
+            return pos.value_line + text_line + (1 if pos.block else 0), 1
+        return pos.value_line, pos.value_col
+
+    def positions(self) -> dict[Path_, Position]:
+        """Positions of every key path; composed again from the text on first use."""
+        if self._positions is None:
+            self._positions = {}
+            try:
+                node = _compose(self.text)
+            except yaml.YAMLError:
+                return self._positions
+            if node is not None:
+                _walk_positions(node, (), self._positions)
+        return self._positions
+
+
+def dotted(key: Path_) -> str:
+    """``("options", "e")`` → ``options.e``; list indexes as ``tags[1]``."""
+    out = ""
+    for part in key:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def read_document(path: Path, display: str) -> Document:
+    """Read and parse one YAML file; problems are collected on the document, never raised."""
+    doc = Document(path, display, "")
+    try:
+        if path.is_dir():
+            doc.problems.append(
+                Problem(
+                    display,
+                    1,
+                    1,
+                    "",
+                    "a directory where a YAML file was expected",
+                    "a file, not a folder, named <slug>.yaml",
+                )
+            )
+            return doc
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            doc.problems.append(
+                Problem(
+                    display,
+                    1,
+                    1,
+                    "",
+                    f"file is {size:,} bytes, over the limit of {MAX_FILE_BYTES:,}",
+                    "one question per file, at most 256 KiB",
+                )
+            )
+            return doc
+        raw = path.read_bytes()
+    except OSError as exc:
+        doc.problems.append(
+            Problem(display, 1, 1, "", f"cannot read the file: {exc.strerror}", "a readable file")
+        )
+        return doc
+    doc.digest = hashlib.blake2b(raw, digest_size=8).hexdigest()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        doc.problems.append(
+            Problem(
+                display,
+                line,
+                col,
+                "",
+                f"invalid UTF-8 byte 0x{raw[exc.start]:02x}",
+                "a UTF-8 text file",
+            )
+        )
+        return doc
+    doc.text = text = text.removeprefix("\ufeff")
+    parse_into(doc)
+    return doc
+
+
+def parse_into(doc: Document) -> None:
+    """Parse ``doc.text`` into ``doc.data``, adding problems for anything refused."""
+    text = doc.text
+    if ("&" in text or "*" in text) and _refuse_anchors(doc):
+        return
+    try:
+        node = _compose(text)
+    except yaml.MarkedYAMLError as exc:
+        doc.problems.append(_yaml_problem(doc.display, exc))
+        return
+    except yaml.YAMLError as exc:
+        doc.problems.append(
+            Problem(doc.display, 1, 1, "", f"not valid YAML: {exc}", "a YAML mapping")
+        )
+        return
+    if node is None:
+        doc.problems.append(
+            Problem(
+                doc.display,
+                1,
+                1,
+                "",
+                "the file is empty",
+                "a YAML mapping of keys such as id, prompt",
+            )
+        )
+        return
+    doc.data = _construct(node, (), doc, 0)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    loader = _Loader(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+        return node
+    finally:
+        loader.dispose()
+
+
+_TAB_HINT = "indentation with spaces (YAML does not allow tabs)"
+
+
+def _yaml_problem(display: str, exc: yaml.MarkedYAMLError) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    message = " ".join(s for s in (exc.context, exc.problem) if s)
+    hint = "valid YAML"
+    if "'\\t'" in message or "\t" in message:
+        hint = _TAB_HINT
+    elif "maximum nesting depth" in message:
+        hint = "a question file nested a few levels deep"
+    return Problem(display, line, col, "", f"not valid YAML: {message}", hint)
+
+
+def _refuse_anchors(doc: Document) -> bool:
+    """Report anchors and aliases (they make files hard to review and enable billion laughs)."""
+    try:
+        for event in yaml.parse(doc.text, Loader=_Loader):
+            anchor = getattr(event, "anchor", None)
+            if isinstance(event, yaml.AliasEvent) or anchor is not None:
+                mark = event.start_mark
+                line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+                kind = "alias" if isinstance(event, yaml.AliasEvent) else "anchor"
+                doc.problems.append(
+                    Problem(
+                        doc.display,
+                        line,
+                        col,
+                        "",
+                        f"YAML {kind} '{'*' if kind == 'alias' else '&'}{anchor}' is not allowed",
+                        "plain values written out in full (no & anchors or * aliases)",
+                    )
+                )
+                return True
+    except yaml.MarkedYAMLError as exc:
+        doc.problems.append(_yaml_problem(doc.display, exc))
+        return True
+    return False
+
+
+def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        doc.problems.append(
+            _node_problem(doc, node, key, "nested too deeply", f"at most {MAX_DEPTH} levels")
+        )
+        return None
+    tag = node.tag
+    if isinstance(node, yaml.ScalarNode):
+        if tag == _STR:
+            return nfc(node.value)
+        builder = _SCALAR_BUILDERS.get(tag)
+        if builder is None:
+            doc.problems.append(
+                _node_problem(
+                    doc,
+                    node,
+                    key,
+                    f"custom YAML tag {tag!r} is not allowed",
+                    "a plain value without a ! tag",
+                )
+            )
+            return None
+        return builder(node)
+    if isinstance(node, yaml.MappingNode):
+        if tag != _MAP:
+            doc.problems.append(
+                _node_problem(
+                    doc,
+                    node,
+                    key,
+                    f"custom YAML tag {tag!r} is not allowed",
+                    "a plain mapping without a ! tag",
+                )
+            )
+            return None
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if (
+                not isinstance(key_node, yaml.ScalarNode)
+                or key_node.tag == "tag:yaml.org,2002:merge"
+            ):
+                doc.problems.append(
+                    _node_problem(
+                        doc, key_node, key, "a key must be plain text", "a key such as prompt or en"
+                    )
+                )
+                continue
+            name = nfc(key_node.value)
+            if name in out:
+                doc.problems.append(
+                    _node_problem(
+                        doc,
+                        key_node,
+                        (*key, name),
+                        "duplicate key (YAML would silently keep the last one)",
+                        "each key once per mapping",
+                    )
+                )
+                continue
+            out[name] = _construct(value_node, (*key, name), doc, depth + 1)
+        return out
+    if tag != _SEQ:
+        doc.problems.append(
+            _node_problem(
+                doc,
+                node,
+                key,
+                f"custom YAML tag {tag!r} is not allowed",
+                "a plain list without a ! tag",
+            )
+        )
+        return None
+    return [_construct(item, (*key, i), doc, depth + 1) for i, item in enumerate(node.value)]
+
+
+def _node_problem(doc: Document, node: yaml.Node, key: Path_, message: str, hint: str) -> Problem:
+    mark = node.start_mark
+    return Problem(doc.display, mark.line + 1, mark.column + 1, dotted(key), message, hint)
+
+
+def _walk_positions(node: yaml.Node, key: Path_, out: dict[Path_, Position]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                continue
+            sub = (*key, nfc(key_node.value))
+            if sub in out:
+                continue
+            km, vm = key_node.start_mark, value_node.start_mark
+            block = isinstance(value_node, yaml.ScalarNode) and value_node.style in ("|", ">")
+            out[sub] = Position(km.line + 1, km.column + 1, vm.line + 1, vm.column + 1, block)
+            _walk_positions(value_node, sub, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            m = item.start_mark
+            sub = (*key, i)
+            block = isinstance(item, yaml.ScalarNode) and item.style in ("|", ">")
+            out[sub] = Position(m.line + 1, m.column + 1, m.line + 1, m.column + 1, block)
+            _walk_positions(item, sub, out)
+
+
+_PYDANTIC_MESSAGES = {
+    "extra_forbidden": "unknown key",
+    "missing": "required key is missing",
+    "literal_error": "not an allowed value",
+    "string_pattern_mismatch": "not in the expected form",
+    "too_short": "too few entries",
+    "too_long": "too long",
+}
+_TYPE_NAMES = {
+    str: "text",
+    int: "a number",
+    float: "a number",
+    bool: "true/false",
+    list: "a list",
+    dict: "a mapping",
+    type(None): "nothing (null)",
+}
+
+
+def validate_model(
+    doc: Document,
+    model: type[M],
+    context: dict[str, Any],
+    allowed_keys: Callable[[Path_], str] | None = None,
+) -> M | None:
+    """Validate ``doc.data`` against ``model``; problems go on ``doc`` with their lines."""
+    try:
+        return model.model_validate(doc.data, context=context)
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            doc.problems.append(_pydantic_problem(doc, error, allowed_keys))
+        return None
+
+
+def _pydantic_problem(
+    doc: Document, error: Any, allowed_keys: Callable[[Path_], str] | None
+) -> Problem:
+    loc: Path_ = tuple(
+        p
+        for p in error["loc"]
+        if p not in ("[key]",)
+        and not (isinstance(p, str) and p.startswith(("function-", "constrained-")))
+    )
+    kind = error["type"]
+    top = next((p for p in reversed(loc) if isinstance(p, str) and p in HINTS), "")
+    hint = HINTS.get(top, "")
+    if kind == "missing":
+        return doc.problem(
+            loc[:-1],
+            f"required key is missing: {loc[-1]}" if loc else "required key is missing",
+            HINTS.get(str(loc[-1]), "") if loc else "",
+        )
+    if kind == "extra_forbidden":
+        hint = allowed_keys(loc[:-1]) if allowed_keys else ""
+        return doc.problem(loc, "unknown key", hint)
+    message = _PYDANTIC_MESSAGES.get(kind)
+    value = error.get("input")
+    if message is None:
+        got = _TYPE_NAMES.get(type(value), type(value).__name__)
+        message = f"wrong type: got {got}" if kind.endswith("_type") else error["msg"]
+    elif kind in ("literal_error", "string_pattern_mismatch"):
+        message = f"{value!r} is {message}"
+    if "[key]" in error["loc"]:
+        return doc.problem(loc, message, hint)
+    return doc.problem(loc, message, hint, at_value=True)
