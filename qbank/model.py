@@ -138,7 +138,9 @@ HINTS: dict[str, str] = {
     "assesses": "Markdown text, or a mapping {locale: Markdown}",
     "model_answer": "Markdown text, or a mapping {locale: Markdown}",
     "source": "a string: an attribution or a URL",
-    "translated_from": "a mapping {locale: short hash} written by `qbank translations mark-current`",
+    "translated_from": (
+        "a mapping {locale: short hash} written by `qbank translations mark-current`"
+    ),
     "title": "a mapping {locale: text}",
     "locales": "a list of locale codes, e.g. [en, tr, zh]",
     "seniorities": "a mapping of seniority keys to names, e.g. junior: {en: Junior}",
