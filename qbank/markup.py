@@ -1,0 +1,156 @@
+"""Question Markdown → safe HTML: highlighted code, tables, math as MathML, then nh3.
+
+Pure and cached by text: a text shown on several pages is converted once. The output of
+Python-Markdown (with pymdownx.superfences, pymdownx.highlight and pymdownx.arithmatex),
+Pygments and latex2mathml passes through nh3 (Ammonia) with an allowlist of exactly what
+those produce, so ``javascript:``, ``data:`` and ``vbscript:`` URLs, scripts, styles and
+event handlers never reach a page, whatever the validator let through.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from collections.abc import Callable
+from functools import lru_cache
+
+import markdown
+import nh3
+from latex2mathml.converter import convert as latex_to_mathml
+
+from qbank.safety import INLINE_TAGS
+
+_EXTENSIONS = [
+    "tables",
+    "sane_lists",
+    "pymdownx.highlight",
+    "pymdownx.superfences",
+    "pymdownx.arithmatex",
+]
+_EXTENSION_CONFIGS: dict[str, dict[str, object]] = {
+    "tables": {"use_align_attribute": True},
+    # Pygments classes under `.highlight`, as Material's stylesheet expects.
+    "pymdownx.highlight": {"use_pygments": True, "css_class": "highlight", "guess_lang": False},
+    # Generic mode leaves \(…\) / \[…\] in marked spans, converted to MathML below.
+    "pymdownx.arithmatex": {"generic": True},
+}
+
+_MATHML_TAGS = {
+    "math", "semantics", "annotation", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace",
+    "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "mover", "munder", "munderover",
+    "mtable", "mtr", "mtd", "mlabeledtr", "mstyle", "mpadded", "mphantom", "menclose",
+    "merror", "mfenced",
+}  # fmt: skip
+_HTML_TAGS = {
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
+    "pre", "code", "span", "div", "table", "thead", "tbody", "tr", "th", "td", "a", "img",
+    "em", "strong", "del",
+}  # fmt: skip
+ALLOWED_TAGS = frozenset(_HTML_TAGS | _MATHML_TAGS | INLINE_TAGS)
+_MATH_ATTRIBUTES = {
+    "display", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace", "form",
+    "largeop", "movablelimits", "accent", "accentunder", "displaystyle", "scriptlevel",
+    "width", "height", "depth", "linethickness", "columnalign", "rowalign", "columnspacing",
+    "rowspacing", "columnlines", "rowlines", "frame", "notation", "encoding", "minsize",
+    "maxsize", "symmetric", "open", "close", "separators",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
+    **{tag: set(_MATH_ATTRIBUTES) for tag in _MATHML_TAGS},
+    "math": {"display", "xmlns", "mathvariant"},
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "th": {"align"},
+    "td": {"align"},
+    "ol": {"start"},
+    "div": {"class"},
+    "span": {"class"},
+    "code": {"class"},
+    "pre": {"class"},
+}
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
+
+_ARITHMATEX = re.compile(
+    r'<(span|div) class="arithmatex">(?:\\\((?P<inline>.*?)\\\)|\\\[(?P<block>.*?)\\\])</\1>',
+    re.S,
+)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+_local = threading.local()
+
+
+def _converter() -> markdown.Markdown:
+    # Markdown instances keep state between calls; one per thread, reset per text.
+    md: markdown.Markdown | None = getattr(_local, "md", None)
+    if md is None:
+        md = markdown.Markdown(extensions=_EXTENSIONS, extension_configs=_EXTENSION_CONFIGS)
+        _local.md = md
+    return md
+
+
+def _math(match: re.Match[str]) -> str:
+    block = match.group("block") is not None
+    latex = html.unescape(match.group("block") if block else match.group("inline"))
+    try:
+        mathml: str = latex_to_mathml(latex, display="block" if block else "inline")
+    except Exception:  # latex2mathml raises many types on malformed input
+        # Malformed LaTeX is shown as its source rather than failing the whole build.
+        return f"<code>{html.escape(latex)}</code>"
+    return f'<div class="qb-math">{mathml}</div>' if block else mathml
+
+
+def _image_rewriter(image_prefix: str) -> Callable[[str, str, str], str | None]:
+    def rewrite(tag: str, attribute: str, value: str) -> str | None:
+        if tag == "img" and attribute == "src":
+            if _SCHEME.match(value.strip()) or value.startswith("/"):
+                return None  # remote images are a third-party request: drop the source
+            return image_prefix + value
+        return value
+
+    return rewrite
+
+
+def sanitize(fragment: str, image_prefix: str = "") -> str:
+    """Clean an HTML fragment to the allowlist; relative image sources get ``image_prefix``."""
+    return str(
+        nh3.clean(
+            fragment,
+            tags=set(ALLOWED_TAGS),
+            attributes=ALLOWED_ATTRIBUTES,
+            url_schemes=set(URL_SCHEMES),
+            attribute_filter=_image_rewriter(image_prefix),
+            link_rel="noopener noreferrer",
+        )
+    )
+
+
+@lru_cache(maxsize=65536)
+def to_html(text: str, image_prefix: str = "") -> str:
+    """Safe HTML for one Markdown text; relative image paths are prefixed by ``image_prefix``."""
+    md = _converter()
+    md.reset()
+    produced = md.convert(text)
+    produced = _ARITHMATEX.sub(_math, produced)
+    return sanitize(produced, image_prefix).strip()
+
+
+_FIRST_BLOCK = re.compile(r"<(p|h[1-6]|li|td|th)\b[^>]*>(.*?)</\1>", re.S)
+_TAGS = re.compile(r"<[^>]+>")
+_MATH_ELEMENT = re.compile(r"<math\b.*?</math>", re.S)
+
+
+@lru_cache(maxsize=65536)
+def plain_text(text: str, limit: int = 80) -> str:
+    """A short plain title from Markdown: its first paragraph without markup, cut at ``limit``."""
+    rendered = to_html(text)
+    first = _FIRST_BLOCK.search(rendered)
+    body = first.group(2) if first else rendered
+    # Math reads better as its symbols run together (a2+b2) than spaced out tag by tag.
+    body = _MATH_ELEMENT.sub(lambda m: _TAGS.sub("", m.group(0)), body)
+    words = " ".join(html.unescape(_TAGS.sub(" ", body)).split())
+    words = re.sub(r"\s+([,.;:?!])", r"\1", words)
+    if len(words) <= limit:
+        return words
+    cut = words[:limit]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
