@@ -69,7 +69,8 @@ class Specialization(_Frozen):
     """A group of topics inside a field."""
 
     name: LocalizedText
-    topics: dict[Slug, Topic] = Field(min_length=1)
+    # May be empty: an imported taxonomy lists specializations before they have topics.
+    topics: dict[Slug, Topic] = Field(default_factory=dict)
 
 
 class FieldOfWork(_Frozen):
