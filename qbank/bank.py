@@ -30,6 +30,7 @@ from qbank.model import (
 )
 from qbank.problems import ContentError, Problem, Severity, display_path, errors_in
 from qbank.safety import local_images, unsafe_parts
+from qbank.translations import stale_problems
 
 CATALOG_FILE = "catalog.yaml"
 NEAR_DUPLICATE_THRESHOLD = 0.9
@@ -426,7 +427,7 @@ class _QuestionChecker:
             locales,
             doc.digest,
         )
-        return entry, doc.problems
+        return entry, doc.problems + stale_problems(doc, question, self.locales)
 
     def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
         problems = doc.problems

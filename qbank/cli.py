@@ -150,3 +150,62 @@ def schema(directory: Path) -> None:
 
     for path in write_schemas(directory):
         click.echo(path.as_posix())
+
+
+@main.group()
+def translations() -> None:
+    """Track which translations follow the current source-locale text."""
+
+
+@translations.command("mark-current")
+@click.argument("question_id", metavar="ID")
+@click.argument("locale")
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder.",
+)
+def translations_mark_current(question_id: str, locale: str, content: Path) -> None:
+    """Record that the LOCALE translation of question ID matches its source text now.
+
+    Only the translated_from lines of the question's file are rewritten.
+    """
+    from qbank.problems import display_path
+    from qbank.translations import mark_current
+
+    try:
+        path, value = mark_current(content, question_id, locale)
+    except ContentError as exc:
+        raise click.ClickException(exc.format_text()) from None
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{display_path(path)}: translated_from.{locale} = {value}")
+
+
+@translations.command("status")
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder.",
+)
+def translations_status(content: Path) -> None:
+    """Per locale: translations current, stale (may be out of date) and untracked."""
+    from qbank.problems import display_path
+    from qbank.translations import stale_translations, translation_status
+
+    bank = _load(content)
+    for counts in translation_status(bank):
+        click.echo(
+            f"{counts.locale}: {counts.translations} translation(s), {counts.current} current, "
+            f"{counts.stale} may be out of date, {counts.untracked} untracked"
+        )
+    for item in stale_translations(bank):
+        click.echo(
+            f"{display_path(content / item.file)}: {item.locale} may be out of date "
+            f"({item.source_locale} text changed; `qbank translations mark-current "
+            f"{item.id} {item.locale}` once updated)"
+        )

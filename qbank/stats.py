@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from qbank.bank import Bank, Entry
+from qbank.translations import stale_translations
 
 
 def _counts(entries: list[Entry], locales: list[str]) -> dict[str, Any]:
@@ -67,6 +68,10 @@ def bank_stats(bank: Bank) -> dict[str, Any]:
         "missing_translation": {
             loc: [e.file for e in entries if loc not in e.locales] for loc in locales
         },
+        "stale_translations": [
+            {"file": s.file, "id": s.id, "locale": s.locale, "source_locale": s.source_locale}
+            for s in stale_translations(bank)
+        ],
     }
 
 
@@ -103,4 +108,7 @@ def format_stats(data: dict[str, Any]) -> str:
     for loc, paths in data["missing_translation"].items():
         if paths:
             lines.append(f"not yet in {loc}: {len(paths)}")
+    stale = data["stale_translations"]
+    lines.append(f"translations that may be out of date: {len(stale)}")
+    lines += [f"  {s['file']} ({s['locale']}, source {s['source_locale']})" for s in stale]
     return "\n".join(lines)
