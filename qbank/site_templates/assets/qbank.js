@@ -1,0 +1,860 @@
+/* qbank widget: reveal answers, progress, filters and the mock interview.
+ * Progressive enhancement of the question HTML in DESIGN.md; without JavaScript the
+ * native <details> still reveal every answer. One delegated listener on `document`
+ * survives Material's instant navigation; per-page work runs on `document$`.
+ * Interface strings only ever go through textContent; question HTML (already sanitized
+ * at build time) is parsed with DOMParser and adopted, never assigned to innerHTML. */
+(function () {
+  "use strict";
+  if (window.__qbank) return;
+  window.__qbank = true;
+
+  var STRINGS = {
+    en: {
+      right: "Right!", wrong: "Wrong. The right answer: ", wrongMulti: "Not quite. The right answers: ",
+      check: "Check", yours: "your answer", rightOpt: "right answer",
+      rate: "How well did you know it?", know: "I knew it", partly: "Partly", no: "I didn't know",
+      rated: "Saved: ", answered: "answered", ofN: " of ", rightN: " right",
+      resetPage: "Reset progress here", resetAll: "Reset all progress", progress: "Progress",
+      level: "Seniority", difficulty: "Difficulty", all: "All", hide: "Hide answered",
+      d1: "1 · easy", d2: "2 · medium", d3: "3 · hard", shown: "Questions shown: ",
+      start: "Start", count: "Questions", next: "Next", skip: "Skip", finish: "Finish",
+      question: "Question ", time: "Time", score: "Score", review: "Review",
+      skipped: "skipped", showModel: "Show model answer", noModel: "No model answer yet.",
+      assesses: "What it assesses", explanation: "Explanation", permalink: "Open this question",
+      history: "Past sessions", none: "No questions for this seniority yet.",
+      loadError: "Could not load the questions.", again: "New session", yourAnswer: "Your answer: ",
+      rightAnswer: "Right answer: ", status: { right: "right", wrong: "wrong", skipped: "skipped",
+        know: "knew it", partly: "partly", no: "didn't know" }
+    },
+    tr: {
+      right: "Doğru!", wrong: "Yanlış. Doğru cevap: ", wrongMulti: "Tam değil. Doğru cevaplar: ",
+      check: "Kontrol et", yours: "senin cevabın", rightOpt: "doğru cevap",
+      rate: "Ne kadar biliyordun?", know: "Biliyordum", partly: "Kısmen", no: "Bilmiyordum",
+      rated: "Kaydedildi: ", answered: "cevaplandı", ofN: " / ", rightN: " doğru",
+      resetPage: "Buradaki ilerlemeyi sıfırla", resetAll: "Tüm ilerlemeyi sıfırla",
+      progress: "İlerleme", level: "Kıdem", difficulty: "Zorluk", all: "Tümü",
+      hide: "Cevaplananları gizle", d1: "1 · kolay", d2: "2 · orta", d3: "3 · zor",
+      shown: "Gösterilen sorular: ", start: "Başla", count: "Soru sayısı", next: "Sonraki",
+      skip: "Atla", finish: "Bitir", question: "Soru ", time: "Süre", score: "Puan",
+      review: "Gözden geçir", skipped: "atlandı", showModel: "Örnek cevabı göster",
+      noModel: "Henüz örnek cevap yok.", assesses: "Neyi ölçüyor", explanation: "Açıklama",
+      permalink: "Bu soruyu aç", history: "Geçmiş oturumlar",
+      none: "Bu kıdem için henüz soru yok.", loadError: "Sorular yüklenemedi.",
+      again: "Yeni oturum", yourAnswer: "Senin cevabın: ", rightAnswer: "Doğru cevap: ",
+      status: { right: "doğru", wrong: "yanlış", skipped: "atlandı", know: "biliyordum",
+        partly: "kısmen", no: "bilmiyordum" }
+    },
+    zh: {
+      right: "回答正确！", wrong: "回答错误。正确答案：", wrongMulti: "不完全正确。正确答案：",
+      check: "检查", yours: "你的答案", rightOpt: "正确答案",
+      rate: "你掌握得如何？", know: "我会", partly: "部分会", no: "我不会",
+      rated: "已保存：", answered: "已答", ofN: " / ", rightN: " 正确",
+      resetPage: "重置本页进度", resetAll: "重置全部进度", progress: "进度",
+      level: "级别", difficulty: "难度", all: "全部", hide: "隐藏已答题目",
+      d1: "1 · 简单", d2: "2 · 中等", d3: "3 · 困难", shown: "显示题目：",
+      start: "开始", count: "题数", next: "下一题", skip: "跳过", finish: "结束",
+      question: "第 ", time: "用时", score: "得分", review: "回顾", skipped: "已跳过",
+      showModel: "显示参考答案", noModel: "暂无参考答案。", assesses: "考察目标",
+      explanation: "解析", permalink: "打开此题", history: "历史记录",
+      none: "该级别暂无题目。", loadError: "无法加载题目。", again: "再来一次",
+      yourAnswer: "你的答案：", rightAnswer: "正确答案：",
+      status: { right: "正确", wrong: "错误", skipped: "跳过", know: "会", partly: "部分会",
+        no: "不会" }
+    }
+  };
+
+  function lang() {
+    var l = (document.documentElement.lang || "en").toLowerCase().slice(0, 2);
+    return STRINGS[l] ? l : "en";
+  }
+  function t(key) {
+    return STRINGS[lang()][key];
+  }
+
+  /* ---------------------------------------------------------------- storage */
+  var PROGRESS = "qbank:v1:progress";
+  var HISTORY = "qbank:v1:practice";
+  var memory = {};
+  var memoryOnly = false;
+
+  function load(key, fallback) {
+    if (!memoryOnly) {
+      try {
+        var raw = window.localStorage.getItem(key);
+        if (raw) return JSON.parse(raw);
+      } catch (e) { /* private mode or corrupt value: use memory */ }
+    }
+    return key in memory ? memory[key] : fallback;
+  }
+  function save(key, value) {
+    memory[key] = value;
+    if (memoryOnly) return;
+    try {
+      window.localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) {
+      memoryOnly = true; // quota full or storage denied: keep going in memory
+    }
+  }
+  function progress() {
+    var p = load(PROGRESS, {});
+    return p && typeof p === "object" ? p : {};
+  }
+  function record(id, topic, fields) {
+    var p = progress();
+    var r = { t: topic, ts: Date.now() };
+    for (var k in fields) r[k] = fields[k];
+    p[id] = r;
+    save(PROGRESS, p);
+  }
+  function forget(ids) {
+    var p = progress();
+    ids.forEach(function (id) { delete p[id]; });
+    save(PROGRESS, p);
+  }
+
+  /* ---------------------------------------------------------------- DOM helpers */
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    if (attrs) for (var k in attrs) node.setAttribute(k, attrs[k]);
+    if (text != null) node.textContent = text;
+    return node;
+  }
+  var SAFE_DROP = "script,style,iframe,object,embed,form,link,meta,base";
+  /* Question HTML from the practice JSON: sanitized by the build; parsed inertly here and
+   * checked once more so a hand-edited JSON cannot run script. */
+  function fragment(html) {
+    var doc = new DOMParser().parseFromString("<body>" + (html || ""), "text/html");
+    doc.body.querySelectorAll(SAFE_DROP).forEach(function (n) { n.remove(); });
+    doc.body.querySelectorAll("*").forEach(function (n) {
+      Array.prototype.slice.call(n.attributes).forEach(function (a) {
+        var v = a.value.replace(/\s+/g, "").toLowerCase();
+        if (/^on/i.test(a.name) || /^(javascript|data|vbscript):/.test(v)) n.removeAttribute(a.name);
+      });
+    });
+    var frag = document.createDocumentFragment();
+    while (doc.body.firstChild) frag.appendChild(document.adoptNode(doc.body.firstChild));
+    return frag;
+  }
+  function keysOf(q) {
+    return (q.getAttribute("data-answer") || "").split(/\s+/).filter(Boolean);
+  }
+  function optionText(li) {
+    var text = li.querySelector(".qb-option-text");
+    return text ? text.textContent.trim() : "";
+  }
+  var uid = 0;
+  function idFor(node) {
+    if (!node.id) node.id = "qb-" + ++uid + "-" + Math.random().toString(36).slice(2, 7);
+    return node.id;
+  }
+  function openAnswer(q) {
+    var details = q.querySelector("details.qb-answer");
+    if (details) details.open = true;
+  }
+
+  /* ---------------------------------------------------------------- the question widget */
+  function enhance(q) {
+    if (q.hasAttribute("data-qb-ready")) return;
+    q.setAttribute("data-qb-ready", "");
+    var feedback = el("p", { class: "qb-feedback", role: "status", "aria-live": "polite" });
+    if (q.getAttribute("data-kind") === "choice") {
+      var list = q.querySelector(".qb-options");
+      if (!list) return;
+      var multi = list.getAttribute("data-multi") === "1" || keysOf(q).length > 1;
+      list.querySelectorAll(".qb-option").forEach(function (li) {
+        var key = li.getAttribute("data-key");
+        var text = li.querySelector(".qb-option-text");
+        var badge = li.querySelector(".qb-key");
+        var control;
+        if (multi) {
+          control = el("input", { type: "checkbox", class: "qb-check", value: key });
+        } else {
+          control = el("button", { type: "button", class: "qb-pick", "data-key": key });
+          if (badge) control.appendChild(badge);
+          else control.textContent = key;
+        }
+        control.setAttribute("aria-labelledby", idFor(control) + " " + idFor(text || li));
+        li.insertBefore(control, li.firstChild);
+        if (multi && badge) li.insertBefore(badge, control.nextSibling);
+      });
+      list.after(feedback);
+      if (multi) feedback.before(el("button", { type: "button", class: "qb-check-btn" }, t("check")));
+    } else {
+      var rate = el("div", { class: "qb-rate", role: "group" });
+      var label = el("span", { class: "qb-rate-label" }, t("rate"));
+      rate.setAttribute("aria-labelledby", idFor(label));
+      rate.appendChild(label);
+      ["know", "partly", "no"].forEach(function (s) {
+        rate.appendChild(el("button", { type: "button", class: "qb-rate-btn", "data-rate": s,
+          "aria-pressed": "false" }, t(s)));
+      });
+      rate.appendChild(feedback);
+      var answer = q.querySelector("details.qb-answer");
+      if (answer) answer.after(rate);
+      else q.appendChild(rate);
+    }
+    showStatus(q);
+  }
+
+  /* A small badge saying how the reader did last time (and the pressed rating). */
+  function showStatus(q) {
+    var r = progress()[q.getAttribute("data-qid")];
+    q.classList.toggle("qb-done", !!r);
+    var meta = q.querySelector(".qb-meta") || q;
+    var badge = meta.querySelector(".qb-status");
+    if (!r) {
+      if (badge) badge.remove();
+      q.querySelectorAll(".qb-rate-btn").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      return;
+    }
+    if (!badge) {
+      badge = el("span", { class: "qb-status" });
+      meta.appendChild(badge);
+    }
+    var s = t("status");
+    var word = r.s ? s[r.s] : r.r ? s.right : s.wrong;
+    badge.textContent = (r.r ? "✓ " : r.s ? "● " : "✗ ") + word;
+    badge.setAttribute("data-state", r.s ? "rated" : r.r ? "right" : "wrong");
+    q.querySelectorAll(".qb-rate-btn").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-rate") === r.s));
+    });
+  }
+
+  function mark(li, cls, note) {
+    li.classList.add(cls);
+    var span = el("span", { class: "qb-note" }, " (" + note + ")");
+    li.appendChild(span);
+  }
+
+  function clearMarks(q) {
+    q.querySelectorAll(".qb-note").forEach(function (n) { n.remove(); });
+    q.querySelectorAll(".qb-option").forEach(function (li) {
+      li.classList.remove("qb-right", "qb-wrong", "qb-missed", "qb-chosen");
+    });
+  }
+
+  function pick(q, key) {
+    var answer = keysOf(q);
+    clearMarks(q);
+    var ok = answer.indexOf(key) >= 0;
+    q.querySelectorAll(".qb-option").forEach(function (li) {
+      var k = li.getAttribute("data-key");
+      var isRight = answer.indexOf(k) >= 0;
+      if (k === key) li.classList.add("qb-chosen");
+      if (isRight) mark(li, "qb-right", k === key ? t("yours") + ", " + t("rightOpt") : t("rightOpt"));
+      else if (k === key) mark(li, "qb-wrong", t("yours"));
+      var b = li.querySelector(".qb-pick");
+      if (b) b.setAttribute("aria-pressed", String(k === key));
+    });
+    conclude(q, ok, answer);
+  }
+
+  function check(q) {
+    var answer = keysOf(q);
+    clearMarks(q);
+    var ok = true;
+    q.querySelectorAll(".qb-option").forEach(function (li) {
+      var k = li.getAttribute("data-key");
+      var box = li.querySelector(".qb-check");
+      var chosen = !!(box && box.checked);
+      var isRight = answer.indexOf(k) >= 0;
+      if (chosen !== isRight) ok = false;
+      if (isRight) mark(li, chosen ? "qb-right" : "qb-missed", t("rightOpt"));
+      else if (chosen) mark(li, "qb-wrong", t("yours"));
+    });
+    conclude(q, ok, answer);
+  }
+
+  function conclude(q, ok, answer) {
+    var fb = q.querySelector(".qb-feedback");
+    fb.setAttribute("data-state", ok ? "right" : "wrong");
+    fb.textContent = ok ? "✓ " + t("right")
+      : "✗ " + t(answer.length > 1 ? "wrongMulti" : "wrong") + answer.join(", ");
+    q.classList.toggle("qb-answered-right", ok);
+    q.classList.toggle("qb-answered-wrong", !ok);
+    openAnswer(q);
+    record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { r: ok ? 1 : 0 });
+    showStatus(q);
+    refreshPage();
+  }
+
+  function rate(q, value) {
+    record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { s: value });
+    var fb = q.querySelector(".qb-feedback");
+    fb.textContent = t("rated") + t(value);
+    showStatus(q);
+    refreshPage();
+  }
+
+  /* ---------------------------------------------------------------- progress bars */
+  function bar(done, total, right) {
+    var wrap = el("div", { class: "qb-bar-wrap" });
+    var meter = el("div", { class: "qb-bar", role: "progressbar", "aria-valuemin": "0",
+      "aria-valuemax": String(total), "aria-valuenow": String(done) });
+    meter.setAttribute("aria-label", t("progress"));
+    var fill = el("span", { class: "qb-bar-fill" });
+    fill.style.width = (total ? Math.round((100 * done) / total) : 0) + "%";
+    meter.appendChild(fill);
+    wrap.appendChild(meter);
+    wrap.appendChild(el("span", { class: "qb-count" },
+      done + t("ofN") + total + " " + t("answered") + " · " + right + t("rightN")));
+    return wrap;
+  }
+
+  function scoped(key) {
+    var p = progress();
+    var ids = [];
+    for (var id in p) {
+      var topic = (p[id] && p[id].t) || "";
+      if (topic === key || topic.indexOf(key + "/") === 0) ids.push(id);
+    }
+    return ids;
+  }
+
+  function fillProgress(box) {
+    var key = box.getAttribute("data-key") || "";
+    var total = parseInt(box.getAttribute("data-total") || "0", 10);
+    var ids = scoped(key);
+    var p = progress();
+    var right = ids.filter(function (id) { return p[id].r === 1 || p[id].s === "know"; }).length;
+    box.textContent = "";
+    box.appendChild(bar(Math.min(ids.length, total), total, right));
+    if (ids.length) {
+      var reset = el("button", { type: "button", class: "qb-reset", "data-reset": key },
+        t("resetPage"));
+      box.appendChild(reset);
+    }
+  }
+
+  function pageQuestions() {
+    return Array.prototype.slice.call(document.querySelectorAll(".qb-q[data-qid]"));
+  }
+
+  function fillPageProgress(box) {
+    var qs = pageQuestions();
+    var p = progress();
+    var done = 0;
+    var right = 0;
+    qs.forEach(function (q) {
+      var r = p[q.getAttribute("data-qid")];
+      if (r) {
+        done++;
+        if (r.r === 1 || r.s === "know") right++;
+      }
+    });
+    box.textContent = "";
+    box.appendChild(bar(done, qs.length, right));
+    var row = el("div", { class: "qb-reset-row" });
+    row.appendChild(el("button", { type: "button", class: "qb-reset", "data-reset": "page" },
+      t("resetPage")));
+    row.appendChild(el("button", { type: "button", class: "qb-reset", "data-reset": "all" },
+      t("resetAll")));
+    box.appendChild(row);
+  }
+
+  function refreshPage() {
+    document.querySelectorAll(".qb-progress[data-key]:not(.qb-page-progress)").forEach(fillProgress);
+    var own = document.querySelector(".qb-page-progress");
+    if (own) fillPageProgress(own);
+    document.querySelectorAll(".qb-q[data-qb-ready]").forEach(showStatus);
+    applyFilters();
+  }
+
+  /* ---------------------------------------------------------------- filters */
+  function filterState() {
+    var params = new URLSearchParams(location.search);
+    return { level: params.get("level") || "", difficulty: params.get("difficulty") || "",
+      hide: params.get("hide") === "answered" };
+  }
+
+  function buildTools(qs) {
+    var tools = document.querySelector(".qb-tools");
+    if (!tools) {
+      tools = el("div", { class: "qb-tools" });
+      var h1 = document.querySelector(".md-content__inner h1, article h1, main h1");
+      if (h1 && h1.parentNode) h1.after(tools);
+      else qs[0].before(tools);
+    }
+    if (tools.hasAttribute("data-qb-ready")) return;
+    tools.setAttribute("data-qb-ready", "");
+    var names = {};
+    try { names = JSON.parse(tools.getAttribute("data-level-names") || "{}"); } catch (e) { names = {}; }
+    var levels = [];
+    var diffs = [];
+    qs.forEach(function (q) {
+      (q.getAttribute("data-level") || "").split(/\s+/).forEach(function (l) {
+        if (l && levels.indexOf(l) < 0) levels.push(l);
+      });
+      var d = q.getAttribute("data-difficulty");
+      if (d && diffs.indexOf(d) < 0) diffs.push(d);
+    });
+    var order = Object.keys(names);
+    levels.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
+    diffs.sort();
+    var own = document.querySelector(".qb-progress");
+    if (own) own.classList.add("qb-page-progress");
+    else tools.appendChild(el("div", { class: "qb-page-progress" }));
+    var form = el("form", { class: "qb-filters", role: "search" });
+    form.setAttribute("aria-label", t("level") + " / " + t("difficulty"));
+    form.appendChild(select("level", t("level"), levels.map(function (l) {
+      return [l, names[l] || l];
+    })));
+    form.appendChild(select("difficulty", t("difficulty"), diffs.map(function (d) {
+      return [d, t("d" + d) || d];
+    })));
+    var hideLabel = el("label", { class: "qb-filter" });
+    var hide = el("input", { type: "checkbox", name: "hide", value: "answered" });
+    hideLabel.appendChild(hide);
+    hideLabel.appendChild(document.createTextNode(" " + t("hide")));
+    form.appendChild(hideLabel);
+    form.appendChild(el("p", { class: "qb-shown", "aria-live": "polite" }));
+    form.addEventListener("submit", function (e) { e.preventDefault(); });
+    tools.appendChild(form);
+    var state = filterState();
+    form.elements.level.value = levels.indexOf(state.level) >= 0 ? state.level : "";
+    form.elements.difficulty.value = diffs.indexOf(state.difficulty) >= 0 ? state.difficulty : "";
+    hide.checked = state.hide;
+  }
+
+  function select(name, label, choices) {
+    var wrap = el("label", { class: "qb-filter" }, label + " ");
+    var s = el("select", { name: name });
+    s.appendChild(el("option", { value: "" }, t("all")));
+    choices.forEach(function (c) { s.appendChild(el("option", { value: c[0] }, c[1])); });
+    wrap.appendChild(s);
+    return wrap;
+  }
+
+  function headingOf(q) {
+    var h = document.getElementById("h-" + q.getAttribute("data-qid"));
+    if (h) return h;
+    var prev = q.previousElementSibling;
+    return prev && /^H[1-6]$/.test(prev.tagName) ? prev : null;
+  }
+
+  function applyFilters() {
+    var form = document.querySelector(".qb-filters");
+    if (!form) return;
+    var level = form.elements.level.value;
+    var diff = form.elements.difficulty.value;
+    var hide = form.elements.hide.checked;
+    var p = progress();
+    var qs = pageQuestions();
+    var shown = 0;
+    qs.forEach(function (q) {
+      var levels = (q.getAttribute("data-level") || "").split(/\s+/);
+      var ok = (!level || levels.indexOf(level) >= 0) &&
+        (!diff || q.getAttribute("data-difficulty") === diff) &&
+        !(hide && p[q.getAttribute("data-qid")]);
+      q.hidden = !ok;
+      var h = headingOf(q);
+      if (h) h.hidden = !ok;
+      if (ok) shown++;
+    });
+    hideEmptyGroups(qs);
+    form.querySelector(".qb-shown").textContent = t("shown") + shown + t("ofN") + qs.length;
+  }
+
+  /* A heading that groups questions (a topic on a seniority page) hides with them. */
+  function hideEmptyGroups(qs) {
+    if (!qs.length) return;
+    var parent = qs[0].parentNode;
+    var own = {};
+    qs.forEach(function (q) { var h = headingOf(q); if (h) own[idFor(h)] = true; });
+    var kids = Array.prototype.slice.call(parent.children);
+    kids.forEach(function (node, i) {
+      if (!/^H[2-6]$/.test(node.tagName) || own[node.id]) return;
+      var rank = +node.tagName[1];
+      var any = false;
+      var visible = false;
+      for (var j = i + 1; j < kids.length; j++) {
+        var n = kids[j];
+        if (/^H[1-6]$/.test(n.tagName) && !own[n.id] && +n.tagName[1] <= rank) break;
+        if (n.classList.contains("qb-q")) {
+          any = true;
+          if (!n.hidden) visible = true;
+        }
+      }
+      if (any) node.hidden = !visible;
+    });
+  }
+
+  function filtersChanged(form) {
+    var params = new URLSearchParams(location.search);
+    [["level", form.elements.level.value], ["difficulty", form.elements.difficulty.value],
+      ["hide", form.elements.hide.checked ? "answered" : ""]].forEach(function (kv) {
+      if (kv[1]) params.set(kv[0], kv[1]);
+      else params.delete(kv[0]);
+    });
+    var query = params.toString();
+    history.replaceState(history.state, "", location.pathname + (query ? "?" + query : "") + location.hash);
+    applyFilters();
+  }
+
+  /* ---------------------------------------------------------------- practice */
+  var siteRoot = (function () {
+    try {
+      var config = JSON.parse(document.getElementById("__config").textContent);
+      return new URL(config.base + "/", location.href).href;
+    } catch (e) {
+      return null;
+    }
+  })();
+
+  function shuffle(items) {
+    var a = items.slice();
+    for (var i = a.length - 1; i > 0; i--) {
+      var j = Math.floor(Math.random() * (i + 1));
+      var x = a[i];
+      a[i] = a[j];
+      a[j] = x;
+    }
+    return a;
+  }
+  function clock(seconds) {
+    var m = Math.floor(seconds / 60);
+    var s = seconds % 60;
+    return (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function rootUrl(box) {
+    return box.getAttribute("data-root")
+      ? new URL(box.getAttribute("data-root"), location.href).href : siteRoot || "/";
+  }
+
+  function practiceStart(box) {
+    if (box.hasAttribute("data-qb-ready")) return;
+    box.setAttribute("data-qb-ready", "");
+    var stage = el("div", { class: "qb-stage" });
+    var controls = el("div", { class: "qb-practice-controls" });
+    var levelSelect = box.querySelector("select.qb-practice-level");
+    var count = el("label", { class: "qb-filter" }, t("count") + " ");
+    var n = el("input", { type: "number", min: "1", max: "100", value: box.getAttribute("data-count") || "20",
+      class: "qb-practice-count" });
+    count.appendChild(n);
+    controls.appendChild(count);
+    controls.appendChild(el("button", { type: "button", class: "qb-start md-button md-button--primary" }, t("start")));
+    (levelSelect ? levelSelect.parentNode : box).appendChild(controls);
+    box.appendChild(stage);
+    box.appendChild(el("p", { class: "qb-feedback", role: "status", "aria-live": "polite" }));
+    box.appendChild(historyView(box));
+  }
+
+  function historyView(box) {
+    var wrap = el("div", { class: "qb-history" });
+    var list = load(HISTORY, []);
+    if (!Array.isArray(list)) list = [];
+    var mine = list.filter(function (h) { return h.field === box.getAttribute("data-field"); });
+    if (!mine.length) return wrap;
+    wrap.appendChild(el("h2", null, t("history")));
+    var ul = el("ul");
+    mine.slice(-10).reverse().forEach(function (h) {
+      ul.appendChild(el("li", null, new Date(h.ts).toLocaleString(document.documentElement.lang || undefined) +
+        " · " + h.levelName + " · " + t("score") + " " + h.score + " / " + h.total + " · " +
+        t("time") + " " + clock(h.seconds)));
+    });
+    wrap.appendChild(ul);
+    return wrap;
+  }
+
+  function practiceBegin(box) {
+    var level = box.querySelector("select.qb-practice-level");
+    var key = level ? level.value : box.getAttribute("data-level");
+    var levelName = level ? level.options[level.selectedIndex].textContent : key;
+    var status = box.querySelector(":scope > .qb-feedback");
+    var url = new URL(box.getAttribute("data-locale") + "/api/practice/" +
+      box.getAttribute("data-field") + "/" + key + ".json", rootUrl(box)).href;
+    status.textContent = "";
+    fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(String(r.status));
+      return r.json();
+    }).then(function (data) {
+      var limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
+      var drawn = shuffle(data.questions || []).slice(0, limit);
+      if (!drawn.length) {
+        status.textContent = t("none");
+        return;
+      }
+      var session = { box: box, level: key, levelName: levelName, items: drawn, i: 0,
+        results: [], started: Date.now(), timer: null };
+      box.setAttribute("data-state", "running");
+      var timer = el("span", { class: "qb-timer", role: "timer", "aria-label": t("time") }, "00:00");
+      session.timerNode = timer;
+      session.timer = setInterval(function () {
+        if (!timer.isConnected) return clearInterval(session.timer);
+        timer.textContent = clock(Math.floor((Date.now() - session.started) / 1000));
+      }, 1000);
+      box.__session = session;
+      showItem(session);
+    }).catch(function () {
+      status.textContent = t("loadError");
+    });
+  }
+
+  function permalink(session, item) {
+    return new URL(item.url, rootUrl(session.box)).href;
+  }
+
+  function showItem(session) {
+    var item = session.items[session.i];
+    var stage = session.box.querySelector(".qb-stage");
+    stage.textContent = "";
+    var head = el("div", { class: "qb-practice-head" });
+    head.appendChild(el("span", { class: "qb-practice-pos" },
+      t("question") + (session.i + 1) + t("ofN") + session.items.length));
+    head.appendChild(session.timerNode);
+    stage.appendChild(head);
+    var card = el("div", { class: "qb-q qb-practice-q", "data-pid": item.id, "data-kind": item.kind });
+    card.setAttribute("data-qb-ready", "");
+    var prompt = el("div", { class: "qb-prompt" });
+    prompt.appendChild(fragment(item.prompt));
+    card.appendChild(prompt);
+    var actions = el("div", { class: "qb-practice-actions" });
+    if (item.kind === "choice") {
+      var multi = item.answer.length > 1;
+      var ol = el("ol", { class: "qb-options", "data-multi": multi ? "1" : "0" });
+      item.options.forEach(function (o) {
+        var li = el("li", { class: "qb-option", "data-key": o.key });
+        var text = el("div", { class: "qb-option-text" });
+        text.appendChild(fragment(o.html));
+        var control = multi ? el("input", { type: "checkbox", class: "qb-check", value: o.key })
+          : el("button", { type: "button", class: "qb-pick", "data-key": o.key, "aria-pressed": "false" });
+        if (!multi) control.appendChild(el("span", { class: "qb-key" }, o.key));
+        control.setAttribute("aria-labelledby", idFor(control) + " " + idFor(text));
+        li.appendChild(control);
+        if (multi) li.appendChild(el("span", { class: "qb-key" }, o.key));
+        li.appendChild(text);
+        ol.appendChild(li);
+      });
+      card.appendChild(ol);
+    } else {
+      if (item.assesses) {
+        var det = el("details", { class: "qb-assesses" });
+        det.appendChild(el("summary", null, t("assesses")));
+        det.appendChild(fragment(item.assesses));
+        card.appendChild(det);
+      }
+      var model = el("div", { class: "qb-model-answer", hidden: "" });
+      if (item.model_answer) model.appendChild(fragment(item.model_answer));
+      else model.appendChild(el("p", null, t("noModel")));
+      card.appendChild(model);
+      actions.appendChild(el("button", { type: "button", class: "qb-show-model" }, t("showModel")));
+      var rateBox = el("div", { class: "qb-rate", role: "group", hidden: "" });
+      var label = el("span", { class: "qb-rate-label" }, t("rate"));
+      rateBox.setAttribute("aria-labelledby", idFor(label));
+      rateBox.appendChild(label);
+      ["know", "partly", "no"].forEach(function (s) {
+        rateBox.appendChild(el("button", { type: "button", class: "qb-rate-btn", "data-rate": s,
+          "aria-pressed": "false" }, t(s)));
+      });
+      card.appendChild(rateBox);
+    }
+    stage.appendChild(card);
+    var last = session.i === session.items.length - 1;
+    if (item.kind === "choice") {
+      actions.appendChild(el("button", { type: "button", class: "qb-practice-answer" },
+        last ? t("finish") : t("next")));
+    }
+    actions.appendChild(el("button", { type: "button", class: "qb-practice-skip" }, t("skip")));
+    stage.appendChild(actions);
+    var first = card.querySelector("button, input");
+    if (first && session.i > 0) first.focus();
+  }
+
+  function practiceAnswer(session, card) {
+    var item = session.items[session.i];
+    var chosen = [];
+    card.querySelectorAll(".qb-check:checked").forEach(function (b) { chosen.push(b.value); });
+    card.querySelectorAll('.qb-pick[aria-pressed="true"]').forEach(function (b) {
+      chosen.push(b.getAttribute("data-key"));
+    });
+    if (!chosen.length) return practiceSkip(session);
+    var ok = chosen.slice().sort().join(" ") === item.answer.slice().sort().join(" ");
+    record(item.id, item.topic, { r: ok ? 1 : 0 });
+    session.results.push({ item: item, chosen: chosen, status: ok ? "right" : "wrong" });
+    advance(session);
+  }
+  function practiceRate(session, value) {
+    var item = session.items[session.i];
+    record(item.id, item.topic, { s: value });
+    session.results.push({ item: item, chosen: [], status: value });
+    advance(session);
+  }
+  function practiceSkip(session) {
+    session.results.push({ item: session.items[session.i], chosen: [], status: "skipped" });
+    advance(session);
+  }
+  function advance(session) {
+    session.i++;
+    if (session.i < session.items.length) showItem(session);
+    else finish(session);
+  }
+
+  function finish(session) {
+    clearInterval(session.timer);
+    var box = session.box;
+    var seconds = Math.round((Date.now() - session.started) / 1000);
+    var points = { right: 1, know: 1, partly: 0.5 };
+    var score = session.results.reduce(function (sum, r) { return sum + (points[r.status] || 0); }, 0);
+    var total = session.results.length;
+    var list = load(HISTORY, []);
+    if (!Array.isArray(list)) list = [];
+    list.push({ ts: Date.now(), field: box.getAttribute("data-field"), level: session.level,
+      levelName: session.levelName, score: score, total: total, seconds: seconds });
+    save(HISTORY, list.slice(-50));
+    box.setAttribute("data-state", "done");
+    var stage = box.querySelector(".qb-stage");
+    stage.textContent = "";
+    var summary = el("div", { class: "qb-summary" });
+    summary.appendChild(el("h2", { tabindex: "-1" }, t("score") + ": " + score + " / " + total));
+    summary.appendChild(el("p", { class: "qb-summary-time" }, t("time") + ": " + clock(seconds)));
+    stage.appendChild(summary);
+    stage.appendChild(el("h3", null, t("review")));
+    var ol = el("ol", { class: "qb-review" });
+    session.results.forEach(function (r) {
+      var item = r.item;
+      var li = el("li", { class: "qb-review-item", "data-status": r.status, "data-id": item.id,
+        "data-topic": item.topic });
+      li.appendChild(el("p", { class: "qb-review-status" }, t("status")[r.status]));
+      var prompt = el("div", { class: "qb-prompt" });
+      prompt.appendChild(fragment(item.prompt));
+      li.appendChild(prompt);
+      if (item.kind === "choice") {
+        if (r.chosen.length) li.appendChild(el("p", null, t("yourAnswer") + r.chosen.join(", ")));
+        li.appendChild(el("p", { class: "qb-correct" }, t("rightAnswer") + item.answer.join(", ")));
+        var opts = el("ul", { class: "qb-review-options" });
+        item.options.forEach(function (o) {
+          if (item.answer.indexOf(o.key) < 0) return;
+          var oli = el("li", null, o.key + ". ");
+          oli.appendChild(fragment(o.html));
+          opts.appendChild(oli);
+        });
+        li.appendChild(opts);
+        if (item.explanation) {
+          var ex = el("div", { class: "qb-explanation" });
+          ex.appendChild(fragment(item.explanation));
+          li.appendChild(ex);
+        }
+      } else {
+        var model = el("div", { class: "qb-model-answer" });
+        if (item.model_answer) model.appendChild(fragment(item.model_answer));
+        else model.appendChild(el("p", null, t("noModel")));
+        li.appendChild(model);
+      }
+      var link = el("a", { class: "qb-permalink", href: permalink(session, item) }, t("permalink"));
+      var p = el("p");
+      p.appendChild(link);
+      li.appendChild(p);
+      ol.appendChild(li);
+    });
+    stage.appendChild(ol);
+    stage.appendChild(el("button", { type: "button", class: "qb-again" }, t("again")));
+    var old = box.querySelector(".qb-history");
+    if (old) old.replaceWith(historyView(box));
+    summary.firstChild.focus();
+  }
+
+  /* ---------------------------------------------------------------- events */
+  document.addEventListener("click", function (e) {
+    var target = e.target;
+    if (!(target instanceof Element)) return;
+    var practice = target.closest(".qb-practice");
+    if (practice) return practiceClick(practice, target);
+    var q = target.closest(".qb-q[data-qb-ready]");
+    var reset = target.closest(".qb-reset");
+    if (reset) {
+      var scope = reset.getAttribute("data-reset");
+      if (scope === "all") save(PROGRESS, {});
+      else if (scope === "page") forget(pageQuestions().map(function (n) { return n.getAttribute("data-qid"); }));
+      else forget(scoped(scope));
+      pageQuestions().forEach(function (n) {
+        n.classList.remove("qb-answered-right", "qb-answered-wrong");
+        clearMarks(n);
+        n.querySelectorAll(".qb-feedback").forEach(function (f) { f.textContent = ""; });
+      });
+      refreshPage();
+      return;
+    }
+    if (!q) return;
+    var rateBtn = target.closest(".qb-rate-btn");
+    if (rateBtn) return rate(q, rateBtn.getAttribute("data-rate"));
+    if (target.closest(".qb-check-btn")) return check(q);
+    var option = target.closest(".qb-option");
+    if (!option || target.closest("a, details, summary")) return;
+    if (target.closest(".qb-check")) return; // the box toggles itself
+    var box = option.querySelector(".qb-check");
+    if (box) {
+      box.checked = !box.checked;
+      return;
+    }
+    pick(q, option.getAttribute("data-key"));
+  });
+
+  function practiceClick(box, target) {
+    var session = box.__session;
+    if (target.closest(".qb-start")) return practiceBegin(box);
+    if (target.closest(".qb-again")) {
+      box.querySelector(".qb-stage").textContent = "";
+      box.removeAttribute("data-state");
+      return practiceBegin(box);
+    }
+    if (!session || box.getAttribute("data-state") !== "running") return;
+    var card = box.querySelector(".qb-practice-q");
+    if (target.closest(".qb-practice-skip")) return practiceSkip(session);
+    if (target.closest(".qb-practice-answer")) return practiceAnswer(session, card);
+    if (target.closest(".qb-show-model")) {
+      card.querySelector(".qb-model-answer").hidden = false;
+      card.querySelector(".qb-rate").hidden = false;
+      target.closest(".qb-show-model").remove();
+      card.querySelector(".qb-rate-btn").focus();
+      return;
+    }
+    var rateBtn = target.closest(".qb-rate-btn");
+    if (rateBtn) return practiceRate(session, rateBtn.getAttribute("data-rate"));
+    var option = target.closest(".qb-option");
+    if (!option || target.closest("a") || target.closest(".qb-check")) return;
+    var check = option.querySelector(".qb-check");
+    if (check) {
+      check.checked = !check.checked;
+      return;
+    }
+    card.querySelectorAll(".qb-pick").forEach(function (b) {
+      var on = b.parentNode === option;
+      b.setAttribute("aria-pressed", String(on));
+      b.parentNode.classList.toggle("qb-chosen", on);
+    });
+  }
+
+  document.addEventListener("change", function (e) {
+    var form = e.target instanceof Element && e.target.closest(".qb-filters");
+    if (form) filtersChanged(form);
+  });
+
+  /* Print every answer: <details> content cannot be forced open by CSS everywhere. */
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    opened = Array.prototype.slice.call(document.querySelectorAll(".qb-q details:not([open])"));
+    opened.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
+  });
+
+  /* ---------------------------------------------------------------- per page */
+  function page() {
+    var qs = pageQuestions();
+    qs.forEach(enhance);
+    if (qs.length && !document.querySelector(".qb-practice")) buildTools(qs);
+    document.querySelectorAll(".qb-practice").forEach(practiceStart);
+    refreshPage();
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(page);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", page);
+  } else {
+    page();
+  }
+})();
