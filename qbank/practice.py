@@ -1,0 +1,91 @@
+"""The mock interview's data: one JSON file per locale, field and seniority.
+
+The practice page (``site_templates/practice.md.j2``) draws its questions at random from
+``<locale>/api/practice/<field>/<seniority>.json``. The texts in it are HTML made by the
+caller's Markdown renderer (``qbank.markup``), so this module stays pure: no MkDocs, no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from qbank.bank import Bank, Entry
+
+QuestionHtml = Callable[[str, Entry], str]
+"""Markdown of one of ``entry``'s texts → safe HTML, for a page three folders deep."""
+
+Permalink = Callable[[Entry, str], str]
+"""(entry, locale) → the question's URL relative to the site root."""
+
+
+def topic_permalink(entry: Entry, locale: str) -> str:
+    """The question's anchor on its topic page (the page tree of ``qbank.render``)."""
+    return f"{locale}/{entry.field}/{entry.topic}/#q-{entry.id}"
+
+
+def practice_path(locale: str, field: str, seniority: str) -> str:
+    """Where the practice JSON of one field and seniority sits, relative to the site root."""
+    return f"{locale}/api/practice/{field}/{seniority}.json"
+
+
+def practice_question(
+    entry: Entry, locale: str, question_html: QuestionHtml, permalink: Permalink
+) -> dict[str, Any]:
+    """One question of the practice JSON, its texts in ``locale`` as HTML."""
+    q = entry.question
+
+    def html(texts: Mapping[str, str] | None) -> str | None:
+        text = texts.get(locale) if texts else None
+        return question_html(text, entry) if text else None
+
+    return {
+        "id": entry.id,
+        "kind": "choice" if q.is_choice else "open",
+        "topic": f"{entry.field}/{entry.topic}",
+        "difficulty": q.difficulty,
+        "seniority": list(entry.seniorities),
+        "prompt": html(q.prompt),
+        "options": [{"key": k, "html": html(v)} for k, v in (q.options or {}).items()],
+        "answer": list(q.answer or []),
+        "explanation": html(q.explanation),
+        "assesses": html(q.assesses),
+        "model_answer": html(q.model_answer),
+        "url": permalink(entry, locale),
+    }
+
+
+def practice_files(
+    bank: Bank,
+    question_html: QuestionHtml,
+    permalink: Permalink = topic_permalink,
+) -> dict[str, bytes]:
+    """Every practice JSON file of the site: ``{path relative to the site root: bytes}``.
+
+    A file exists for every locale, field and seniority of the catalog (with an empty list when
+    nothing matches), so the page never fetches a missing file. Output is deterministic.
+    """
+    files: dict[str, bytes] = {}
+    cache: dict[tuple[str, str], dict[str, Any]] = {}
+    for locale in bank.catalog.locales:
+        for field in bank.catalog.fields:
+            entries = [e for e in bank.field_entries(field) if locale in e.locales]
+            for seniority in bank.catalog.seniorities:
+                questions = []
+                for entry in entries:
+                    if seniority not in entry.seniorities:
+                        continue
+                    key = (entry.id, locale)
+                    if key not in cache:
+                        cache[key] = practice_question(entry, locale, question_html, permalink)
+                    questions.append(cache[key])
+                payload = {
+                    "locale": locale,
+                    "field": field,
+                    "seniority": seniority,
+                    "questions": questions,
+                }
+                text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+                files[practice_path(locale, field, seniority)] = text.encode("utf-8")
+    return files
