@@ -185,7 +185,7 @@ def parse_into(doc: Document) -> None:
     try:
         node = _compose(text)
     except yaml.MarkedYAMLError as exc:
-        doc.problems.append(_yaml_problem(doc.display, exc))
+        doc.problems.append(_yaml_problem(doc.display, exc, doc.text))
         return
     except yaml.YAMLError as exc:
         doc.problems.append(
@@ -219,12 +219,14 @@ def _compose(text: str) -> yaml.Node | None:
 _TAB_HINT = "indentation with spaces (YAML does not allow tabs)"
 
 
-def _yaml_problem(display: str, exc: yaml.MarkedYAMLError) -> Problem:
+def _yaml_problem(display: str, exc: yaml.MarkedYAMLError, text: str = "") -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     message = " ".join(s for s in (exc.context, exc.problem) if s)
     hint = "valid YAML"
-    if "'\\t'" in message or "\t" in message:
+    # libyaml's message does not show the character; look at the text under the mark.
+    at_tab = mark is not None and text[mark.index : mark.index + 1] == "\t"
+    if "'\\t'" in message or "\t" in message or at_tab:
         hint = _TAB_HINT
     elif "maximum nesting depth" in message:
         hint = "a question file nested a few levels deep"
@@ -252,7 +254,7 @@ def _refuse_anchors(doc: Document) -> bool:
                 )
                 return True
     except yaml.MarkedYAMLError as exc:
-        doc.problems.append(_yaml_problem(doc.display, exc))
+        doc.problems.append(_yaml_problem(doc.display, exc, doc.text))
         return True
     return False
 
