@@ -209,3 +209,79 @@ def translations_status(content: Path) -> None:
             f"({item.source_locale} text changed; `qbank translations mark-current "
             f"{item.id} {item.locale}` once updated)"
         )
+
+
+@main.command("import")
+@click.argument("kind", metavar="FORMAT", type=click.Choice(["payload", "topic-page", "interview"]))
+@click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder.",
+)
+@click.option("--field", default=None, help="Field key (topic-page, interview).")
+@click.option("--topic", default=None, help="Topic key (topic-page, interview).")
+@click.option("--locale", default=None, help="Locale of the text (default: tr, zh).")
+@click.option("--seniority", default=None, help="Seniority of interview questions.")
+@click.option("--write", is_flag=True, help="Write the files (default: only show them).")
+def import_(
+    kind: str,
+    source: Path,
+    content: Path,
+    field: str | None,
+    topic: str | None,
+    locale: str | None,
+    seniority: str | None,
+    write: bool,
+) -> None:
+    """Turn SOURCE into question files and catalog entries; a dry run unless --write.
+
+    \b
+    FORMAT is one of:
+      payload     a Nuxt devalue payload: the catalog (fields, specializations,
+                  topics, seniorities, locales) and sample choice questions
+      topic-page  a plain-text topic page: 'Zorluk N', options a-d with the right
+                  one marked ✓, 'Açıklama:' (field/topic from the title or options)
+      interview   a Chinese interview record: 问题N, 考察目标, 回答 (needs
+                  --field and --topic); profile and 点评 go to the source note
+
+    Payload topics map to specializations by key prefix: cml- classical-ml,
+    dl- deep-learning, fe- feature-engineering, ti- training-infrastructure,
+    anything else general. catalog.yaml keeps its entries and order; new ones are
+    added at the end, and when it changes it is rewritten in a stable layout
+    (comments in it are lost). Ids come from the source or, without one, from the
+    prompt (UUIDv5), so importing again changes nothing; a file is never overwritten.
+    """  # noqa: RUF002
+    from qbank.importers import SourceError, apply_plan, plan_import, read_source
+    from qbank.problems import display_path
+
+    try:
+        parsed = read_source(
+            kind,
+            source,
+            display_path(source),
+            field=field,
+            topic=topic,
+            locale=locale,
+            seniority=seniority,
+        )
+        plan = plan_import(content, parsed)
+    except SourceError as exc:
+        raise click.ClickException(str(exc)) from None
+    if write:
+        apply_plan(plan)
+    for line in plan.report(written=write):
+        click.echo(line)
+    new = len(plan.new_files)
+    click.echo(
+        f"{len(plan.files)} question(s): {new} new, {len(plan.files) - new} already in the bank"
+        + ("" if write else "; run again with --write to write them"),
+        err=True,
+    )
+    if write:
+        _bank, problems = check_bank(content)
+        if errors_in(problems):
+            click.echo(format_problems(errors_in(problems), "text"), err=True)
+            raise click.ClickException("the bank has errors after the import")
