@@ -1,0 +1,449 @@
+"""The site as data: a loaded bank → {page path: Markdown}, static files and a nav per locale.
+
+Pure: reads only the bank and the templates in ``site_templates/``, writes nothing and never
+imports MkDocs, so golden tests and other publishers use it directly. Each question's HTML is
+rendered once per locale and reused on every page that shows it.
+
+Page tree per locale (every page that shows questions sits three folders deep, so relative
+image paths are the same on all of them)::
+
+    index.md                              picks the reader's language
+    <loc>/index.md                        home
+    <loc>/<field>/index.md                field page
+    <loc>/<field>/<topic>/index.md        topic page (canonical home of its questions)
+    <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic
+    <loc>/<field>/practice/index.md       practice (the widget's page)
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import jinja2
+import yaml
+
+from qbank.bank import CATALOG_FILE, Bank, Entry
+from qbank.markup import plain_text, to_html
+from qbank.problems import ContentError, Problem, display_path
+from qbank.safety import local_images, url_problem
+
+TEMPLATES = Path(__file__).parent / "site_templates"
+RESERVED_PAGES = ("practice",)
+LEVEL_PREFIX = "level-"
+IMAGES = "images"
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Where the per-question links point. Empty URLs leave the links out."""
+
+    edit_url: str = ""  # prefix of a question's edit page; the file path is appended
+    report_url: str = ""  # the repository's "new issue" URL
+    report_template: str = "question-problem.yml"
+    content_dir: str = "content"  # the bank's folder inside the repository
+    locales: tuple[str, ...] = ()  # which locales to render; empty means all
+
+
+@dataclass
+class RenderedSite:
+    """Generated Markdown pages, static files and the navigation of each locale."""
+
+    pages: dict[str, str] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    nav: dict[str, list[Any]] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)  # locale → site title
+
+
+@cache
+def interface_strings() -> dict[str, dict[str, Any]]:
+    """The interface strings table (``site_templates/strings.yaml``)."""
+    data: dict[str, dict[str, Any]] = yaml.safe_load(
+        (TEMPLATES / "strings.yaml").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def strings_for(locale: str) -> dict[str, Any]:
+    """Interface strings in ``locale``, each falling back to English."""
+    table = interface_strings()
+    return {**table["en"], **table.get(locale, {})}
+
+
+def md_escape(text: str) -> str:
+    """Plain text made safe to place in Markdown (headings, link text, table cells)."""
+    return str(text).translate(_MD_SPECIAL)
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html.j2"], default_for_string=False),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["md"] = md_escape
+    env.filters["fmt"] = lambda template, **kw: str(template).format(**kw)
+    return env
+
+
+def image_prefix(entry: Entry) -> str:
+    """Where a question's images sit, relative to any page that shows questions."""
+    return f"../../../{IMAGES}/{entry.field}/{entry.topic}/"
+
+
+class _Renderer:
+    def __init__(self, bank: Bank, options: RenderOptions) -> None:
+        self.bank = bank
+        self.options = options
+        self.env = _environment()
+        self.catalog = bank.catalog
+        self.locales = tuple(
+            loc for loc in self.catalog.locales if not options.locales or loc in options.locales
+        )
+        self._bodies: dict[tuple[str, str], str] = {}
+        self._check_reserved()
+
+    def _check_reserved(self) -> None:
+        problems = [
+            Problem(
+                display_path(self.bank.root / CATALOG_FILE),
+                1,
+                1,
+                f"fields.{f}.specializations.{s}.topics.{t}",
+                f"topic key {t!r} is a page name the site reserves",
+                f"a topic key other than {', '.join(RESERVED_PAGES)} or {LEVEL_PREFIX}…",
+            )
+            for f, s, t in self.bank.topics()
+            if t in RESERVED_PAGES or t.startswith(LEVEL_PREFIX)
+        ]
+        if problems:
+            raise ContentError(problems)
+
+    # -- one question ------------------------------------------------------------------------
+
+    def links(self, entry: Entry, locale: str) -> dict[str, str]:
+        """The edit and report URLs of a question (empty when the site has no repository)."""
+        path = f"{self.options.content_dir.strip('/')}/{entry.file}".lstrip("/")
+        edit = self.options.edit_url + quote(entry.file) if self.options.edit_url else ""
+        report = ""
+        if self.options.report_url:
+            title = plain_text(entry.question.prompt[locale], 60)
+            query = urlencode(
+                {
+                    "template": self.options.report_template,
+                    "title": f"[{locale}] {title}",
+                    "question_id": entry.id,
+                    "locale": locale,
+                    "file": path,
+                }
+            )
+            report = f"{self.options.report_url}?{query}"
+        return {"edit": edit, "report": report}
+
+    def body(self, entry: Entry, locale: str) -> str:
+        """The inside of a question's wrapper, rendered once per (question, locale)."""
+        key = (entry.id, locale)
+        cached = self._bodies.get(key)
+        if cached is not None:
+            return cached
+        q = entry.question
+        prefix = image_prefix(entry)
+
+        def markup(texts: Mapping[str, str] | None) -> str:
+            return to_html(texts[locale], prefix) if texts and locale in texts else ""
+
+        source = q.source or ""
+        source_is_url = source.startswith(("https://", "http://")) and not url_problem(
+            source, image=False
+        )
+        result = self.env.get_template("question.html.j2").render(
+            q=q,
+            entry=entry,
+            t=strings_for(locale),
+            level_names={
+                k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities
+            },
+            prompt=markup(q.prompt),
+            options=[(k, markup(v)) for k, v in (q.options or {}).items()],
+            explanation=markup(q.explanation),
+            assesses=markup(q.assesses),
+            model_answer=markup(q.model_answer),
+            source=source,
+            source_is_url=source_is_url,
+            links=self.links(entry, locale),
+        )
+        self._bodies[key] = result
+        return result
+
+    def question_html(self, entry: Entry, locale: str, *, copy: bool = False) -> str:
+        """A question's full HTML per DESIGN.md; copies (not on the topic page) are marked."""
+        q = entry.question
+        kind = "choice" if q.is_choice else "open"
+        attributes = [
+            f'class="qb-q{" qb-copy" if copy else ""}"',
+            f'id="q-{entry.id}"',
+            f'data-qid="{entry.id}"',
+            f'data-kind="{kind}"',
+        ]
+        if q.answer:
+            attributes.append(f'data-answer="{" ".join(q.answer)}"')
+        attributes += [
+            f'data-level="{" ".join(entry.seniorities)}"',
+            f'data-difficulty="{q.difficulty or ""}"',
+            f'data-topic="{entry.field}/{entry.topic}"',
+            f'data-file="{html.escape(entry.file)}"',
+        ]
+        if copy:
+            attributes.append('data-pagefind-ignore="all"')
+        return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
+
+    def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
+        """The Markdown heading that puts a question in the table of contents."""
+        title = plain_text(entry.question.prompt[locale]) or entry.slug
+        return f"{'#' * level} {md_escape(title)} {{#h-{entry.id}}}"
+
+    # -- pages -------------------------------------------------------------------------------
+
+    def render(self) -> RenderedSite:
+        site = RenderedSite()
+        for locale in self.locales:
+            self.locale_pages(site, locale)
+        site.pages["index.md"] = self.env.get_template("root.md.j2").render(
+            title=self.bank.name(self.catalog.title, self.catalog.default_locale),
+            choices=[(loc, strings_for(loc)["language_name"]) for loc in self.catalog.locales],
+            default=self.catalog.default_locale,
+            t=strings_for(self.catalog.default_locale),
+        )
+        for entry in self.bank.entries:
+            self.images(site, entry)
+        self.practice_files(site)
+        return site
+
+    def images(self, site: RenderedSite, entry: Entry) -> None:
+        folder = (self.bank.root / entry.file).parent
+        for texts in _texts(entry):
+            for text in texts.values():
+                for image in local_images(text):
+                    source = folder / image
+                    if source.is_file():
+                        target = f"{IMAGES}/{entry.field}/{entry.topic}/{image}"
+                        site.files[target] = source.read_bytes()
+
+    def practice_files(self, site: RenderedSite) -> None:
+        # The practice module belongs to the widget work; it is optional until it lands.
+        if importlib.util.find_spec("qbank.practice") is None:
+            return
+        from qbank import practice  # type: ignore[attr-defined,unused-ignore]
+
+        make: Callable[..., Mapping[str, bytes]] = practice.practice_files
+        files = make(self.bank, lambda md, e: to_html(md, image_prefix(e)))
+        site.files.update(
+            {
+                p: b
+                for p, b in files.items()
+                if not self.options.locales or p.split("/")[0] in self.locales
+            }
+        )
+
+    def locale_pages(self, site: RenderedSite, locale: str) -> None:
+        bank, t = self.bank, strings_for(locale)
+        name = bank.name
+        in_locale = [e for e in bank.entries if locale in e.locales]
+        levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
+        site.titles[locale] = name(self.catalog.title, locale)
+        nav: list[Any] = [{t["home"]: f"{locale}/index.md"}]
+        fields = []
+        for field_key, field_ in self.catalog.fields.items():
+            field_entries = [e for e in in_locale if e.field == field_key]
+            fields.append(
+                {
+                    "key": field_key,
+                    "name": name(field_.name, locale),
+                    "count": len(field_entries),
+                    "total": sum(1 for e in bank.entries if e.field == field_key),
+                }
+            )
+            nav.append({name(field_.name, locale): self.field_pages(site, locale, field_key)})
+        totals = Counter(loc for e in bank.entries for loc in e.locales)
+        coverage = [
+            {
+                "locale": loc,
+                "name": strings_for(loc)["language_name"],
+                "count": totals[loc],
+                "percent": round(100 * totals[loc] / len(bank.entries)) if bank.entries else 0,
+                "link": f"../{loc}/index.md",
+            }
+            for loc in self.catalog.locales
+        ]
+        site.pages[f"{locale}/index.md"] = self.env.get_template("home.md.j2").render(
+            title=site.titles[locale],
+            t=t,
+            locale=locale,
+            fields=fields,
+            coverage=coverage,
+            total=len(bank.entries),
+            levels=levels,
+        )
+        site.nav[locale] = nav
+
+    def field_pages(self, site: RenderedSite, locale: str, field_key: str) -> list[Any]:
+        bank, t, name = self.bank, strings_for(locale), self.bank.name
+        field_ = self.catalog.fields[field_key]
+        base = f"{locale}/{field_key}"
+        levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
+        nav: list[Any] = [f"{base}/index.md"]
+        specs = []
+        for spec in field_.specializations.values():
+            topics = []
+            spec_nav: list[Any] = []
+            for topic_key, topic in spec.topics.items():
+                entries = bank.by_topic[field_key, topic_key]
+                here = [e for e in entries if locale in e.locales]
+                topic_name = name(topic.name, locale)
+                topics.append(
+                    {
+                        "key": topic_key,
+                        "name": topic_name,
+                        "count": len(here),
+                        "missing": len(entries) - len(here),
+                        "levels": Counter(s for e in here for s in e.seniorities),
+                        "difficulty": Counter(e.question.difficulty for e in here),
+                    }
+                )
+                spec_nav.append({topic_name: f"{base}/{topic_key}/index.md"})
+                self.topic_page(site, locale, field_key, topic_key, topic_name, entries)
+            if topics:
+                specs.append({"name": name(spec.name, locale), "topics": topics})
+                nav.append({name(spec.name, locale): spec_nav})
+        here = [e for e in bank.field_entries(field_key) if locale in e.locales]
+        level_counts = Counter(s for e in here for s in e.seniorities)
+        level_nav: list[Any] = []
+        for level_key, level_name in levels:
+            self.seniority_page(site, locale, field_key, level_key, level_name, here)
+            level_nav.append({level_name: f"{base}/{LEVEL_PREFIX}{level_key}/index.md"})
+        nav.append({t["by_seniority"]: level_nav})
+        nav.append({t["practice"]: f"{base}/practice/index.md"})
+        field_name = name(field_.name, locale)
+        site.pages[f"{base}/index.md"] = self.env.get_template("field.md.j2").render(
+            t=t,
+            locale=locale,
+            field=field_key,
+            field_name=field_name,
+            specs=specs,
+            levels=levels,
+            level_counts=level_counts,
+            count=len(here),
+        )
+        site.pages[f"{base}/practice/index.md"] = self.env.get_template("practice.md.j2").render(
+            field=field_key,
+            field_name=field_name,
+            locale=locale,
+            seniorities=levels,
+            t=t,
+        )
+        return nav
+
+    def topic_page(
+        self,
+        site: RenderedSite,
+        locale: str,
+        field_key: str,
+        topic_key: str,
+        topic_name: str,
+        entries: Iterable[Entry],
+    ) -> None:
+        entries = list(entries)
+        here = [e for e in entries if locale in e.locales]
+        elsewhere = Counter(loc for e in entries if locale not in e.locales for loc in e.locales)
+        missing = [
+            {
+                "name": strings_for(loc)["language_name"],
+                "count": elsewhere[loc],
+                "link": f"../../../{loc}/{field_key}/{topic_key}/index.md",
+            }
+            for loc in self.catalog.locales
+            if elsewhere[loc]
+        ]
+        site.pages[f"{locale}/{field_key}/{topic_key}/index.md"] = self.env.get_template(
+            "topic.md.j2"
+        ).render(
+            t=strings_for(locale),
+            title=topic_name,
+            field=field_key,
+            topic=topic_key,
+            folder=f"{field_key}/{topic_key}",
+            level_names=self._level_names_json(locale),
+            questions=[(self.heading(e, locale), self.question_html(e, locale)) for e in here],
+            missing=missing,
+            missing_count=len(entries) - len(here),
+        )
+
+    def seniority_page(
+        self,
+        site: RenderedSite,
+        locale: str,
+        field_key: str,
+        level_key: str,
+        level_name: str,
+        entries: Iterable[Entry],
+    ) -> None:
+        groups = []
+        for f, _s, topic_key in self.bank.topics():
+            if f != field_key:
+                continue
+            chosen = [e for e in entries if e.topic == topic_key and level_key in e.seniorities]
+            if chosen:
+                topic = self.catalog.fields[f].specializations[_s].topics[topic_key]
+                groups.append(
+                    {
+                        "name": self.bank.name(topic.name, locale),
+                        "key": topic_key,
+                        "questions": [
+                            (self.heading(e, locale, 3), self.question_html(e, locale, copy=True))
+                            for e in chosen
+                        ],
+                    }
+                )
+        field_name = self.bank.name(self.catalog.fields[field_key].name, locale)
+        site.pages[f"{locale}/{field_key}/{LEVEL_PREFIX}{level_key}/index.md"] = (
+            self.env.get_template("seniority.md.j2").render(
+                t=strings_for(locale),
+                level=level_key,
+                level_name=level_name,
+                field_name=field_name,
+                level_names=self._level_names_json(locale),
+                groups=groups,
+            )
+        )
+
+    def _level_names_json(self, locale: str) -> str:
+        return json.dumps(
+            {k: self.bank.name(v, locale) for k, v in self.catalog.seniorities.items()},
+            ensure_ascii=False,
+        )
+
+
+def _texts(entry: Entry) -> Iterable[Mapping[str, str]]:
+    q = entry.question
+    yield q.prompt
+    for texts in (q.explanation, q.assesses, q.model_answer):
+        if texts:
+            yield texts
+    yield from (q.options or {}).values()
+
+
+def render_site(bank: Bank, options: RenderOptions | None = None) -> RenderedSite:
+    """Every page and static file of the site for ``bank`` (see the module docstring)."""
+    return _Renderer(bank, options or RenderOptions()).render()

@@ -1,0 +1,142 @@
+"""The renderer: golden Markdown of the small bank, and the rules every page follows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from qbank.bank import load_bank
+from qbank.problems import ContentError
+from qbank.render import RenderedSite, RenderOptions, md_escape, render_site
+
+GOLDEN = Path(__file__).parent / "golden" / "render"
+OPTIONS = RenderOptions(
+    edit_url="https://github.com/qbank-dev/qbank/edit/main/content/",
+    report_url="https://github.com/qbank-dev/qbank/issues/new",
+)
+WRAPPER = re.compile(r'<div class="qb-q( qb-copy)?" id="q-([0-9a-f-]+)"')
+
+
+@pytest.fixture
+def site(small_bank: Path) -> RenderedSite:
+    return render_site(load_bank(small_bank), OPTIONS)
+
+
+def test_generated_markdown_matches_goldens(
+    site: RenderedSite, request: pytest.FixtureRequest
+) -> None:
+    """Run with --update-goldens to rewrite tests/golden/render/ and review the git diff.
+
+    Practice pages are the widget's template and are tested with it.
+    """
+    pages = {p: t for p, t in site.pages.items() if not p.endswith("/practice/index.md")}
+    if request.config.getoption("update_goldens"):
+        for old in GOLDEN.rglob("*.md"):
+            old.unlink()
+        for path, text in pages.items():
+            target = GOLDEN / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    expected = {
+        p.relative_to(GOLDEN).as_posix(): p.read_text(encoding="utf-8")
+        for p in GOLDEN.rglob("*.md")
+    }
+    assert sorted(pages) == sorted(expected)
+    for path, text in pages.items():
+        assert text == expected[path], f"{path} differs from its golden file"
+
+
+def test_every_question_is_canonical_once_per_locale_it_has(
+    site: RenderedSite, small_bank: Path
+) -> None:
+    bank = load_bank(small_bank)
+    for locale in bank.catalog.locales:
+        canonical: list[str] = []
+        for path, text in site.pages.items():
+            if path.startswith(f"{locale}/"):
+                canonical += [m.group(2) for m in WRAPPER.finditer(text) if not m.group(1)]
+        expected = sorted(e.id for e in bank.entries if locale in e.locales)
+        assert sorted(canonical) == expected
+
+
+def test_copies_are_marked_and_canonical_copies_are_not(site: RenderedSite) -> None:
+    level_page = site.pages["en/ml-engineer/level-mid/index.md"]
+    assert level_page.count('class="qb-q qb-copy"') == level_page.count(
+        'data-pagefind-ignore="all"'
+    )
+    assert level_page.count("qb-copy") == 4
+    topic_page = site.pages["en/ml-engineer/throughput/index.md"]
+    assert "qb-copy" not in topic_page
+    assert "data-pagefind-ignore" not in topic_page
+
+
+def test_untranslated_questions_are_counted_and_linked(site: RenderedSite) -> None:
+    page = site.pages["zh/ml-engineer/numerics/index.md"]
+    assert "2" in page.split("\n!!! note", 1)[1].split("\n\n", 1)[0]
+    assert "(../../../en/ml-engineer/numerics/index.md)" in page
+    assert "(../../../tr/ml-engineer/numerics/index.md)" in page
+    assert 'class="qb-q"' not in page
+
+
+def test_each_question_has_a_heading_before_its_wrapper(site: RenderedSite) -> None:
+    page = site.pages["en/backend/indexing/index.md"]
+    for match in WRAPPER.finditer(page):
+        before = page[: match.start()].rstrip().rsplit("\n", 1)[-1]
+        assert before.startswith("## ")
+        assert before.endswith(f"{{#h-{match.group(2)}}}")
+
+
+def test_question_html_is_rendered_once_and_shared(site: RenderedSite) -> None:
+    qid = "01a05d13-8d21-739a-baa2-7dab67be4007"
+
+    def body(text: str) -> str:
+        start = text.index(f'id="q-{qid}"')
+        start = text.index("\n", start)
+        return text[start : text.index('<div class="qb-links">', start)]
+
+    canonical = body(site.pages["tr/backend/indexing/index.md"])
+    copy = body(site.pages["tr/backend/level-mid/index.md"])
+    assert canonical == copy
+
+
+def test_images_are_shipped_beside_the_pages(site: RenderedSite) -> None:
+    assert site.files["images/ml-engineer/numerics/bits.png"].startswith(b"\x89PNG")
+    assert (
+        'src="../../../images/ml-engineer/numerics/bits.png"'
+        in (site.pages["tr/ml-engineer/numerics/index.md"])
+    )
+
+
+def test_report_link_is_prefilled(site: RenderedSite) -> None:
+    page = site.pages["zh/backend/indexing/index.md"]
+    assert (
+        "question_id=01a05d13-8d21-739a-baa2-7dab67be4007&amp;locale=zh"
+        "&amp;file=content%2Fbackend%2Findexing%2Fcomposite-order.yaml"
+    ) in page
+    assert "template=question-problem.yml" in page
+
+
+def test_without_a_repository_there_are_no_edit_or_report_links(small_bank: Path) -> None:
+    site = render_site(load_bank(small_bank))
+    assert all("qb-edit" not in t and "qb-report" not in t for t in site.pages.values())
+
+
+def test_only_the_requested_locales_are_rendered(small_bank: Path) -> None:
+    site = render_site(load_bank(small_bank), RenderOptions(locales=("tr",)))
+    assert {p.split("/")[0] for p in site.pages} == {"tr", "index.md"}
+    assert set(site.nav) == {"tr"}
+
+
+def test_a_reserved_topic_key_is_a_content_error(small_bank: Path) -> None:
+    catalog = small_bank / "catalog.yaml"
+    catalog.write_text(catalog.read_text("utf-8").replace("indexing:", "practice:"), "utf-8")
+    (small_bank / "backend/indexing").rename(small_bank / "backend/practice")
+    with pytest.raises(ContentError) as caught:
+        render_site(load_bank(small_bank))
+    assert "reserves" in caught.value.format_text()
+
+
+def test_md_escape() -> None:
+    assert md_escape("a *b* [c](d) <e> & #f") == r"a \*b\* \[c\]\(d\) \<e\> &amp; \#f"
