@@ -35,6 +35,7 @@ from qbank.bank import CATALOG_FILE, Bank, Entry
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
+from qbank.translations import is_stale, source_locale
 
 TEMPLATES = Path(__file__).parent / "site_templates"
 RESERVED_PAGES = ("practice",)
@@ -183,9 +184,21 @@ class _Renderer:
             source=source,
             source_is_url=source_is_url,
             links=self.links(entry, locale),
+            stale=self.stale_note(entry, locale),
         )
         self._bodies[key] = result
         return result
+
+    def stale_note(self, entry: Entry, locale: str) -> dict[str, str] | None:
+        """Where the source of a possibly out-of-date translation is (None when current)."""
+        if not is_stale(entry, locale, self.catalog):
+            return None
+        origin = source_locale(entry.question, self.catalog.locales) or locale
+        return {
+            "locale": origin,
+            "name": strings_for(origin)["language_name"],
+            "url": f"../../../{origin}/{entry.field}/{entry.topic}/#q-{entry.id}",
+        }
 
     def question_html(self, entry: Entry, locale: str, *, copy: bool = False) -> str:
         """A question's full HTML per DESIGN.md; copies (not on the topic page) are marked."""
