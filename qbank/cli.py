@@ -285,3 +285,32 @@ def import_(
         if errors_in(problems):
             click.echo(format_problems(errors_in(problems), "text"), err=True)
             raise click.ClickException("the bank has errors after the import")
+
+
+@main.command()
+@click.argument("kind", metavar="FORMAT", type=click.Choice(["json", "anki", "moodle"]))
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--locale", default=None, help="One locale (default: every catalog locale).")
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder.",
+)
+def export(kind: str, out: Path, locale: str | None, content: Path) -> None:
+    """Export the bank for other tools: json, anki (.apkg) or moodle (Moodle XML).
+
+    With --locale, OUT is the file to write; without it, OUT is a folder that gets one
+    file per catalog locale (bank.<locale>.json / .apkg / .xml). The JSON follows
+    schemas/bank-export.schema.json; Anki notes keep their GUIDs across edits.
+    """
+    from qbank.exporters import export as export_bank
+
+    bank = _load(content)
+    try:
+        paths = export_bank(bank, kind, out, locale)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    for path in paths:
+        click.echo(path.as_posix())
