@@ -1,0 +1,253 @@
+"""The MkDocs adapter (plugin ``qbank``): the only module that imports MkDocs.
+
+It loads the bank, has ``qbank.render`` turn it into pages, and hands them to MkDocs in
+memory (``File.generated``), so nothing is written into a watched folder. Each locale is
+its own MkDocs build, so Material's interface text follows the page's language: the build
+MkDocs starts renders the default locale (and the root page), then runs one derived build
+per other locale (same config file, ``theme.language`` and nav of that locale) into a
+temporary folder and copies its ``<locale>/`` tree into the site. The bank is loaded and
+rendered once and shared with the derived builds.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from qbank.bank import Bank, load_bank
+from qbank.problems import ContentError
+from qbank.render import TEMPLATES, RenderedSite, RenderOptions, render_site, strings_for
+
+log = logging.getLogger("mkdocs.plugins.qbank")
+
+ASSETS = ("assets/qbank.css", "assets/qbank.js")
+REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
+DEFAULT_FEATURES = (
+    "navigation.instant",
+    "navigation.tracking",
+    "navigation.sections",
+    "navigation.prune",
+    "navigation.top",
+    "navigation.indexes",
+    "content.action.edit",
+    "toc.follow",
+)
+DEFAULT_PALETTE = [
+    {
+        "media": "(prefers-color-scheme: light)",
+        "scheme": "default",
+        "toggle": {"icon": "material/weather-night", "name": "Switch to dark mode"},
+    },
+    {
+        "media": "(prefers-color-scheme: dark)",
+        "scheme": "slate",
+        "toggle": {"icon": "material/weather-sunny", "name": "Switch to light mode"},
+    },
+]
+# Material's language codes where they differ from the bank's locale codes.
+MATERIAL_LANGUAGES = {"zh-hant": "zh-Hant", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
+
+
+class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
+    """Options of the ``qbank`` plugin in ``mkdocs.yml``."""
+
+    content_dir = c.Type(str, default="content")
+    """The bank's folder (catalog.yaml and the question files), relative to mkdocs.yml."""
+    branch = c.Type(str, default="main")
+    """The branch edit links open when ``edit_uri`` is not set."""
+    report_template = c.Type(str, default="question-problem.yml")
+    """The issue form that "report a problem" opens."""
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What the default-locale build hands to the derived per-locale builds."""
+
+    bank: Bank
+    site: RenderedSite
+    locale: str
+
+
+_handoff: _Shared | None = None
+
+
+class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
+    """Generates the study site's pages from the question bank."""
+
+    def __init__(self) -> None:
+        self.shared: _Shared | None = None
+        self.content_root = Path("content")
+        self.repo_path = "content"
+        self.folder_url = ""
+        self.derived = False
+
+    # -- configuration -----------------------------------------------------------------------
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        """Load and render the bank; set nav, language, assets and theme defaults."""
+        config_dir = Path(config.config_file_path or ".").resolve().parent
+        self.content_root = (config_dir / self.config.content_dir).resolve()
+        relative = os.path.relpath(self.content_root, config_dir).replace(os.sep, "/")
+        self.repo_path = self.content_root.name if relative.startswith("..") else relative
+        global _handoff
+        if _handoff is not None:
+            self.shared, self.derived = _handoff, True
+        else:
+            bank = self._load()
+            site = render_site(bank, self._render_options(config))
+            self.shared = _Shared(bank, site, bank.catalog.default_locale)
+        shared = self.shared
+        locale = shared.locale
+        config.nav = shared.site.nav[locale]
+        config.site_name = shared.site.titles[locale]
+        config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
+        config.extra["qbank_locale"] = locale
+        config.extra["alternate"] = [
+            {"name": strings_for(loc)["language_name"], "link": f"{loc}/", "lang": loc}
+            for loc in shared.bank.catalog.locales
+        ]
+        overrides = str(TEMPLATES / "overrides")
+        if overrides not in config.theme.dirs:
+            config.theme.dirs.insert(0, overrides)
+        # No Google Fonts: the site makes no third-party request.
+        config.theme["font"] = False
+        if not config.theme.get("palette"):
+            config.theme["palette"] = DEFAULT_PALETTE
+        if not config.theme.get("features"):
+            config.theme["features"] = list(DEFAULT_FEATURES)
+        for extension in REQUIRED_EXTENSIONS:
+            if extension not in config.markdown_extensions:
+                config.markdown_extensions.append(extension)
+        config.mdx_configs.setdefault("toc", {}).setdefault("permalink", True)
+        for asset in ASSETS:
+            target = config.extra_css if asset.endswith(".css") else config.extra_javascript
+            if asset not in [str(item) for item in target]:
+                target.append(asset)
+        if config.repo_url:
+            self.folder_url = urljoin(
+                config.repo_url.rstrip("/") + "/", f"tree/{self._branch(config)}/{self.repo_path}/"
+            )
+        return config
+
+    def _load(self) -> Bank:
+        try:
+            bank = load_bank(self.content_root)
+        except ContentError as error:
+            for problem in error.problems:
+                log.error(problem.format_text())
+            raise PluginError(f"qbank: {error}; nothing was built") from None
+        for problem in bank.warnings:
+            log.info(problem.format_text())
+        return bank
+
+    def _branch(self, config: MkDocsConfig) -> str:
+        """The branch from a user-set ``edit_uri`` such as ``edit/main/docs/``, else the option."""
+        written = any("edit_uri" in user for user in config.user_configs)
+        parts = (config.edit_uri or "").strip("/").split("/")
+        if written and len(parts) >= 2 and parts[0] in ("edit", "blob", "tree"):
+            return parts[1]
+        return str(self.config.branch)
+
+    def _render_options(self, config: MkDocsConfig) -> RenderOptions:
+        if not config.repo_url:
+            return RenderOptions(content_dir=self.repo_path)
+        repo = config.repo_url.rstrip("/") + "/"
+        written = any("edit_uri" in user for user in config.user_configs)
+        edit_root = f"edit/{self._branch(config)}/"
+        if written and config.edit_uri:
+            # edit_uri points at the docs folder (edit/main/docs/); questions sit beside it.
+            parts = config.edit_uri.strip("/").split("/")
+            if parts and parts[-1] == Path(config.docs_dir).name and len(parts) > 2:
+                parts = parts[:-1]
+            edit_root = "/".join(parts) + "/"
+        return RenderOptions(
+            edit_url=urljoin(repo, edit_root + self.repo_path + "/"),
+            report_url=urljoin(repo, "issues/new"),
+            report_template=str(self.config.report_template),
+            content_dir=self.repo_path,
+        )
+
+    # -- files and pages ---------------------------------------------------------------------
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        """Add this locale's pages; other locales' pages only as link targets (not built)."""
+        assert self.shared is not None
+        locale, site = self.shared.locale, self.shared.site
+        for path, markdown in site.pages.items():
+            if path.startswith(f"{locale}/") or (path == "index.md" and not self.derived):
+                inclusion = InclusionLevel.UNDEFINED
+            else:
+                inclusion = InclusionLevel.EXCLUDED
+            self._add(files, File.generated(config, path, content=markdown, inclusion=inclusion))
+        for path, data in site.files.items():
+            if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
+                self._add(files, File.generated(config, path, content=data))
+        for asset in ASSETS:
+            self._add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
+        return files
+
+    @staticmethod
+    def _add(files: Files, file: File) -> None:
+        existing = files.get_file_from_path(file.src_uri)
+        if existing is not None:
+            files.remove(existing)
+        files.append(file)
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """Point Material's page edit button at the topic's folder, or hide it."""
+        folder = page.meta.get("qbank_folder")
+        page.edit_url = f"{self.folder_url}{folder}/" if folder and self.folder_url else None
+        return markdown
+
+    # -- the other locales ---------------------------------------------------------------------
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """From the default locale's build, build every other locale into the same site."""
+        if self.derived or self.shared is None:
+            return
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+
+        global _handoff
+        for locale in self.shared.bank.catalog.locales[1:]:
+            with tempfile.TemporaryDirectory(prefix="qbank-") as folder:
+                derived = load_config(
+                    config_file=config.config_file_path,
+                    site_dir=folder,
+                    site_url=config.site_url,
+                    use_directory_urls=config.use_directory_urls,
+                    strict=config.strict,
+                )
+                _handoff = _Shared(self.shared.bank, self.shared.site, locale)
+                try:
+                    build(derived)
+                finally:
+                    _handoff = None
+                shutil.copytree(
+                    Path(folder) / locale, Path(config.site_dir) / locale, dirs_exist_ok=True
+                )
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer | None:
+        """Rebuild when a question file, the catalog or a site template changes."""
+        server.watch(str(self.content_root))
+        server.watch(str(TEMPLATES))
+        return server

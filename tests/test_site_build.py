@@ -1,0 +1,199 @@
+"""Real ``mkdocs build --strict`` of the small bank: page tree, anchors, switcher, counts."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+import yaml
+from conftest import QUESTIONS, build_site, write_small_bank
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
+
+LOCALES = ("en", "tr", "zh")
+SITE_URL = "https://example.org/bank/"
+REPO = "https://github.com/qbank-dev/qbank"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("build")
+    return build_site(tmp, write_small_bank(tmp / "content"))
+
+
+def parse(site: Path, page: str) -> HTMLParser:
+    return HTMLParser((site / page).read_text(encoding="utf-8"))
+
+
+def ids_in(locale: str) -> set[str]:
+    return {q["id"] for q in QUESTIONS.values() if locale in q["prompt"]}
+
+
+def test_page_tree(site: Path) -> None:
+    assert (site / "index.html").is_file()
+    for locale in LOCALES:
+        for page in (
+            "index.html",
+            "ml-engineer/index.html",
+            "ml-engineer/throughput/index.html",
+            "ml-engineer/numerics/index.html",
+            "ml-engineer/level-junior/index.html",
+            "ml-engineer/level-senior/index.html",
+            "ml-engineer/practice/index.html",
+            "backend/indexing/index.html",
+        ):
+            assert (site / locale / page).is_file(), f"{locale}/{page}"
+    assert (site / "images/ml-engineer/numerics/bits.png").is_file()
+    for asset in ("assets/qbank.js", "assets/qbank.css"):
+        assert (site / asset).is_file()
+
+
+def test_pages_are_in_their_language(site: Path) -> None:
+    for locale in LOCALES:
+        html = parse(site, f"{locale}/ml-engineer/throughput/index.html")
+        assert html.css_first("html").attributes["lang"] == locale
+    assert "Küçük Banka" in parse(site, "tr/index.html").css_first("title").text()
+    assert parse(site, "zh/index.html").css_first("h1").text().startswith("小题库")
+
+
+def test_every_question_is_canonical_exactly_once_per_locale(site: Path) -> None:
+    for locale in LOCALES:
+        seen: list[str] = []
+        for page in (site / locale).rglob("*.html"):
+            for node in parse(site, page.relative_to(site).as_posix()).css("div.qb-q"):
+                if "qb-copy" not in (node.attributes.get("class") or "").split():
+                    seen.append(node.attributes["data-qid"] or "")
+        assert sorted(seen) == sorted(ids_in(locale)), locale
+
+
+def test_anchors_and_headings(site: Path) -> None:
+    html = parse(site, "en/backend/indexing/index.html")
+    for qid in ("01a05d13-8d21-739a-baa2-7dab67be4007", "01a05d13-8d21-739a-baa2-7dab67be4008"):
+        assert html.css_first(f"h2#h-{qid}") is not None
+        wrapper = html.css_first(f"div#q-{qid}")
+        assert wrapper is not None
+        assert wrapper.css_first("details.qb-answer summary").text() == "Show answer"
+        permalink = wrapper.css_first("a.qb-permalink").attributes["href"]
+        assert permalink == f"../indexing/#q-{qid}"
+    toc = [a.text(strip=True) for a in html.css("nav.md-nav--secondary a")]
+    assert "When is a covering index worth its write cost?" in toc
+
+
+def test_copies_are_ignored_by_search_and_marked(site: Path) -> None:
+    html = parse(site, "tr/ml-engineer/level-mid/index.html")
+    copies = html.css("div.qb-q")
+    assert copies
+    for node in copies:
+        assert "qb-copy" in (node.attributes.get("class") or "")
+        assert node.attributes.get("data-pagefind-ignore") == "all"
+
+
+def test_language_switcher_keeps_the_page(site: Path) -> None:
+    page = "en/ml-engineer/numerics/index.html"
+    html = parse(site, page)
+    links = {a.attributes["hreflang"]: a.attributes["href"] for a in html.css("a.md-select__link")}
+    assert set(links) == set(LOCALES)
+    for locale, href in links.items():
+        target = urljoin("/" + page, href or "")
+        assert target == f"/{locale}/ml-engineer/numerics/", (locale, href)
+        assert (site / target.lstrip("/") / "index.html").is_file()
+
+
+def test_counts(site: Path) -> None:
+    html = parse(site, "zh/ml-engineer/index.html")
+    rows = {
+        tr.css("td")[0].text(strip=True): [td.text(strip=True) for td in tr.css("td")[1:]]
+        for tr in html.css("table tbody tr")
+    }
+    # Throughput in zh: input-wait (mid, 2), pinned-memory (junior, 1), gpu-idle (mid).
+    assert rows["吞吐量"] == ["1", "2", "0", "1", "1", "0", "3 (+1 尚未翻译)"]
+    assert rows["数值"][-1] == "0 (+2 尚未翻译)"
+    note = parse(site, "zh/ml-engineer/numerics/index.html").css_first(".admonition")
+    assert "2" in note.text()
+    targets = [a.attributes["href"] for a in note.css("a")]
+    assert targets == ["../../../en/ml-engineer/numerics/", "../../../tr/ml-engineer/numerics/"]
+    coverage = parse(site, "en/index.html").text()
+    assert "6 / 8" in coverage
+    assert "5 / 8" in coverage
+
+
+def test_built_html_requests_nothing_outside_the_site(site: Path) -> None:
+    selectors = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src"}
+    for page in site.rglob("*.html"):
+        html = HTMLParser(page.read_text(encoding="utf-8"))
+        for tag, attribute in selectors.items():
+            for node in html.css(tag):
+                url = node.attributes.get(attribute) or ""
+                if url.startswith(SITE_URL):
+                    continue  # canonical links name the site itself
+                assert not re.match(r"^(https?:)?//", url), f"{page}: <{tag}> {url}"
+    text = "".join(p.read_text("utf-8") for p in site.rglob("*.html"))
+    assert "fonts.googleapis.com" not in text
+    assert "fonts.gstatic.com" not in text
+
+
+def test_assets_are_files_not_inline(site: Path) -> None:
+    html = parse(site, "tr/backend/indexing/index.html")
+    scripts = [s.attributes.get("src") or "" for s in html.css("script")]
+    assert any(s.endswith("assets/qbank.js") for s in scripts)
+    sheets = [s.attributes.get("href") or "" for s in html.css("link[rel=stylesheet]")]
+    assert any(s.endswith("assets/qbank.css") for s in sheets)
+
+
+def test_edit_and_report_links(site: Path) -> None:
+    html = parse(site, "tr/backend/indexing/index.html")
+    edit = html.css_first("div#q-01a05d13-8d21-739a-baa2-7dab67be4007 a.qb-edit")
+    assert (
+        edit.attributes["href"] == f"{REPO}/edit/main/content/backend/indexing/composite-order.yaml"
+    )
+    report = html.css_first("div#q-01a05d13-8d21-739a-baa2-7dab67be4007 a.qb-report")
+    query = urlsplit(report.attributes["href"] or "").query
+    assert "question_id=01a05d13-8d21-739a-baa2-7dab67be4007" in query
+    assert "locale=tr" in query
+    assert "file=content%2Fbackend%2Findexing%2Fcomposite-order.yaml" in query
+    # Material's own edit button opens the topic's folder, never generated Markdown.
+    page_edit = html.css_first("a.md-content__button")
+    assert page_edit.attributes["href"] == f"{REPO}/tree/main/content/backend/indexing/"
+    assert parse(site, "tr/index.html").css_first("a.md-content__button") is None
+
+
+def test_images_resolve(site: Path) -> None:
+    page = "tr/ml-engineer/numerics/index.html"
+    img = parse(site, page).css_first("div.qb-prompt img")
+    target = urljoin("/" + page, img.attributes["src"] or "")
+    assert (site / target.lstrip("/")).is_file()
+
+
+def test_content_error_fails_the_build_with_file_and_line(tmp_path: Path) -> None:
+    content = write_small_bank(tmp_path / "content")
+    broken = content / "backend/indexing/composite-order.yaml"
+    data = yaml.safe_load(broken.read_text("utf-8"))
+    data["answer"] = "z"
+    broken.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        build_site(tmp_path, content)
+    output = failed.value.stdout + failed.value.stderr
+    assert re.search(r"backend/indexing/composite-order\.yaml:\d+:\d+: answer", output), output
+    assert "Traceback" not in output
+    assert not (tmp_path / "site" / "en").exists()
+
+
+def test_sample_bank_questions_are_canonical_once_per_locale(tmp_path: Path) -> None:
+    """The repository's own bank (content/) builds strictly, every question in its place."""
+    from qbank.bank import load_bank
+
+    content = Path(__file__).resolve().parent.parent / "content"
+    bank = load_bank(content)
+    site = build_site(tmp_path, content)
+    for locale in bank.catalog.locales:
+        seen: list[str] = []
+        for page in (site / locale).rglob("*.html"):
+            html = HTMLParser(page.read_text(encoding="utf-8"))
+            seen += [
+                n.attributes["data-qid"] or ""
+                for n in html.css("div.qb-q")
+                if "qb-copy" not in (n.attributes.get("class") or "").split()
+            ]
+        assert sorted(seen) == sorted(e.id for e in bank.entries if locale in e.locales)
