@@ -54,8 +54,10 @@ def source_locale(question: Question, locales: Sequence[str]) -> str | None:
 
 def _normalize(text: str) -> str:
     """Ignore what does not change the meaning: trailing spaces, blank edge lines, CRLF."""
-    lines = [line.rstrip() for line in nfc(text).replace("\r\n", "\n").split("\n")]
-    return "\n".join(lines).strip("\n")
+    text = nfc(text)
+    if "\r" in text or " \n" in text or "\t\n" in text:
+        text = "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n"))
+    return text.rstrip().strip("\n")
 
 
 def source_hash(question: Question, locale: str) -> str:
@@ -117,6 +119,9 @@ def stale_translations(bank: Bank) -> list[StaleTranslation]:
 def is_stale(entry: Entry, locale: str, catalog: Catalog) -> bool:
     """Whether the page of ``entry`` in ``locale`` should say "this translation may be out of
     date" (and link to the source locale, ``source_locale(entry.question, catalog.locales)``)."""
+    tracked = entry.question.translated_from
+    if not tracked or locale not in tracked:
+        return False
     return any(item[0] == locale for item in stale_locales(entry.question, catalog.locales))
 
 
