@@ -228,6 +228,10 @@ def merge_catalog(
         if key not in seniorities:
             changes.append(f"add seniority {key}")
             seniorities[key] = names(None, value, key)
+    if not seniorities:  # a new bank: the levels difficulty 1, 2, 3 stand for
+        for key in ("junior", "mid", "senior"):
+            changes.append(f"add seniority {key}")
+            seniorities[key] = names(None, KNOWN_NAMES[key], key)
     out["seniorities"] = seniorities
     fields: dict[str, Any] = {}
     new_fields = additions.get("fields") or {}

@@ -193,7 +193,7 @@ def _question(
         i += 1
     prompt = to_markdown(body)
     data = {
-        "id": derived_id(prompt),
+        "id": derived_id("\n".join(body)),  # from the source text: stable if conversion changes
         "difficulty": level,
         "prompt": {locale: prompt},
         "options": options,
