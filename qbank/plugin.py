@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -61,6 +62,22 @@ DEFAULT_PALETTE = [
 ]
 # Material's language codes where they differ from the bank's locale codes.
 MATERIAL_LANGUAGES = {"zh-hant": "zh-Hant", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
+
+
+class _CrossLocaleLinks(logging.Filter):
+    """Drop MkDocs' note on every link to another locale's page (built by its own build)."""
+
+    pattern = re.compile(r"^Doc file '(?:([^/']+)/[^']*|index\.md)' contains a link to '([^/']+)/")
+
+    def __init__(self, locales: frozenset[str]) -> None:
+        super().__init__()
+        self.locales = locales
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        match = self.pattern.match(str(record.msg))
+        if not match or "excluded from the built site" not in str(record.msg):
+            return True
+        return not ({match.group(1) or "", match.group(2)} - {""} <= self.locales)
 
 
 class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
@@ -113,6 +130,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
         shared = self.shared
         locale = shared.locale
+        pages_log = logging.getLogger("mkdocs.structure.pages")
+        for old in [f for f in pages_log.filters if isinstance(f, _CrossLocaleLinks)]:
+            pages_log.removeFilter(old)
+        pages_log.addFilter(_CrossLocaleLinks(frozenset(shared.bank.catalog.locales)))
         config.nav = shared.site.nav[locale]
         config.site_name = shared.site.titles[locale]
         config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
