@@ -533,7 +533,7 @@
       class: "qb-practice-count" });
     count.appendChild(n);
     controls.appendChild(count);
-    controls.appendChild(el("button", { type: "button", class: "qb-start md-button md-button--primary" }, t("start")));
+    controls.appendChild(el("button", { type: "button", class: "qb-start" }, t("start")));
     (levelSelect ? levelSelect.parentNode : box).appendChild(controls);
     box.appendChild(stage);
     box.appendChild(el("p", { class: "qb-feedback", role: "status", "aria-live": "polite" }));

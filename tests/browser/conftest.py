@@ -1,0 +1,163 @@
+"""Browser fixtures: a real MkDocs + Material build of the small bank, served on 127.0.0.1,
+and Debian's Chromium driven by Playwright (never a downloaded browser)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+
+def _shared_conftest() -> Any:
+    """``tests/conftest.py`` as a module (tests/ is not a package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "conftest.py"
+    spec = importlib.util.spec_from_file_location("qbank_tests_shared", path)
+    assert spec
+    assert spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_shared = _shared_conftest()
+build_site = _shared.build_site
+write_small_bank = _shared.write_small_bank
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+ASSETS = Path(__file__).resolve().parents[2] / "qbank" / "site_templates" / "assets"
+THEME: dict[str, Any] = {
+    "name": "material",
+    "features": ["navigation.instant"],
+    "palette": [
+        {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
+        {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
+    ],
+}
+
+
+def _plugin_ready() -> bool:
+    try:
+        import qbank.plugin  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _build_without_plugin(tmp: Path, content: Path, url: str) -> Path:
+    """Until ``qbank.plugin`` lands: the renderer's pages built by real MkDocs + Material."""
+    from qbank.bank import load_bank
+    from qbank.render import render_site
+
+    rendered = render_site(load_bank(content))
+    docs = tmp / "docs"
+    for path, text in rendered.pages.items():
+        target = docs / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, "utf-8")
+    for path, data in rendered.files.items():
+        target = docs / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    shutil.copytree(ASSETS, docs / "assets")
+    config = {
+        "site_name": "Small Bank",
+        "site_url": url,
+        "docs_dir": "docs",
+        "site_dir": "site",
+        "theme": THEME,
+        "markdown_extensions": ["attr_list", "md_in_html", "tables", "admonition"],
+        "extra_css": ["assets/qbank.css"],
+        "extra_javascript": ["assets/qbank.js"],
+        "plugins": [],
+    }
+    (tmp / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q"],
+        cwd=tmp,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return tmp / "site"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The small bank built by real MkDocs (Material, instant navigation) and served by
+    ``http.server`` on 127.0.0.1; yields (base URL, site folder).
+
+    The port is bound before the build so ``site_url`` is the served address: Material's
+    instant navigation only follows links that its sitemap lists under that address.
+    """
+    tmp = tmp_path_factory.mktemp("browser-site")
+    site = tmp / "site"
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=site))
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    content = write_small_bank(tmp / "content")
+    if _plugin_ready():
+        build_site(tmp, content, theme=THEME, site_url=url)
+    else:
+        _build_without_plugin(tmp, content, url)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield url, site
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def server(served_site: tuple[str, Path]) -> str:
+    """The base URL of the served site."""
+    return served_site[0]
+
+
+@pytest.fixture(scope="session")
+def content_dir(served_site: tuple[str, Path]) -> Path:
+    """The small bank's content folder the site was built from."""
+    return served_site[1].parent / "content"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium; skipped without it, except in CI where that is a failure."""
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is not installed: the browser tests need Debian's chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page (own storage); every request it makes is recorded in ``page.requests``."""
+    context = browser.new_context(base_url=server)
+    tab = context.new_page()
+    requests: list[str] = []
+    tab.on("request", lambda request: requests.append(request.url))
+    tab.requests = requests
+    yield tab
+    context.close()
