@@ -1,0 +1,150 @@
+"""Screenshots for the README: build the site, serve it locally, photograph it in Chromium.
+
+    .venv/bin/python scripts/screenshots.py [--config mkdocs.yml] [--out docs/screenshots]
+
+Writes topic-light.png, topic-dark.png, phone.png (390x844) and practice-summary.png.
+Uses Debian's Chromium (/usr/bin/chromium) through Playwright; nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def build(config: Path, site: Path) -> None:
+    """``mkdocs build`` of ``config`` into ``site``; exit with mkdocs' output on failure."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)],
+        cwd=config.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode:
+        sys.exit(f"mkdocs build failed:\n{result.stdout}{result.stderr}")
+
+
+def topic_page(site: Path, locale: str) -> str:
+    """The topic page (relative URL) with the most questions, some of them choice ones."""
+    best, most = "", -1
+    for page in sorted((site / locale).glob("*/*/index.html")):
+        name = page.parent.name
+        if name == "practice" or name.startswith("level-"):
+            continue
+        html = page.read_text("utf-8")
+        count = html.count('class="qb-q"') if 'data-kind="choice"' in html else 0
+        if count > most:
+            best, most = page.parent.relative_to(site).as_posix() + "/", count
+    if not best:
+        sys.exit(f"no topic page under {site / locale}")
+    return best
+
+
+def answer_two(page: Any) -> None:
+    """Pick a wrong option on the first choice question and the right one on the second."""
+    questions = page.locator('.qb-q[data-kind="choice"]:has(.qb-pick)')
+    for i in range(min(2, questions.count())):
+        q = questions.nth(i)
+        answer = (q.get_attribute("data-answer") or "").split()
+        keys = [o.get_attribute("data-key") for o in q.locator(".qb-option").all()]
+        wrong = [k for k in keys if k not in answer]
+        key = wrong[0] if i == 0 and wrong else answer[0]
+        q.locator(f'.qb-option[data-key="{key}"] .qb-pick').click()
+
+
+def shoot(base: str, site: Path, out: Path, locale: str) -> None:
+    """Take the four screenshots into ``out``."""
+    topic = topic_page(site, locale)
+    field = topic.split("/")[1]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for scheme in ("light", "dark"):
+            context = browser.new_context(
+                base_url=base, viewport={"width": 1280, "height": 900}, color_scheme=scheme
+            )
+            page = context.new_page()
+            page.goto(topic)
+            if scheme == "dark":
+                page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+            answer_two(page)
+            page.locator(".qb-tools").scroll_into_view_if_needed()
+            page.evaluate("window.scrollBy(0, -60)")
+            page.screenshot(path=out / f"topic-{scheme}.png")
+            context.close()
+        context = browser.new_context(
+            base_url=base, viewport={"width": 390, "height": 844}, device_scale_factor=2
+        )
+        page = context.new_page()
+        page.goto(topic)
+        answer_two(page)
+        page.locator('.qb-q[data-kind="choice"]').first.scroll_into_view_if_needed()
+        page.screenshot(path=out / "phone.png")
+        context.close()
+        context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
+        page = context.new_page()
+        page.goto(f"{locale}/{field}/practice/")
+        levels = page.locator("select.qb-practice-level option").all()
+        values = [o.get_attribute("value") for o in levels]
+        page.locator("select.qb-practice-level").select_option("mid" if "mid" in values else None)
+        page.locator(".qb-start").click()
+        card = page.locator(".qb-practice-q")
+        for i in range(40):
+            if page.locator(".qb-summary").count():
+                break
+            card.wait_for()
+            if card.get_attribute("data-kind") == "choice":
+                card.locator(".qb-option").nth(i % 2).locator(".qb-option-text").click()
+                page.locator(".qb-practice-answer").click()
+            else:
+                page.locator(".qb-show-model").click()
+                card.locator(".qb-rate-btn").nth(i % 3).click()
+        page.locator(".qb-summary").scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, -80)")
+        page.screenshot(path=out / "practice-summary.png")
+        context.close()
+        browser.close()
+
+
+def main() -> None:
+    """Build, serve and photograph the site."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=ROOT / "mkdocs.yml")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--locale", default="en")
+    options = parser.parse_args()
+    options.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        build(options.config.resolve(), site)
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        try:
+            shoot(f"http://127.0.0.1:{httpd.server_address[1]}/", site, options.out, options.locale)
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+    for png in sorted(options.out.glob("*.png")):
+        print(f"{png.relative_to(ROOT) if png.is_relative_to(ROOT) else png}")  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()
