@@ -116,6 +116,8 @@ def test_json_matches_schema_and_bank(bank: Bank, locale: str) -> None:
             assert question["answer"] == q.answer
         if "```" in q.prompt[locale]:
             assert "<pre" in question["prompt"]["html"]
+        if "](" in q.prompt[locale] and "![" in q.prompt[locale]:
+            assert f'src="{entry.field}/{entry.topic}/' in question["prompt"]["html"]
     total = sum(
         t["questions"] for f in data["fields"] for s in f["specializations"] for t in s["topics"]
     )

@@ -3,8 +3,9 @@
 The shape is published as ``schemas/bank-export.schema.json``. Order is stable: catalog
 order for fields, specializations, topics and seniorities, display order for questions, so
 two exports of the same bank are byte-identical. Texts carry their Markdown and its safe
-HTML (``qbank.markup``). A question not translated into the locale is left out; the topic's
-``untranslated`` count says how many.
+HTML (``qbank.markup``; image paths relative to the content folder unless the caller passes
+its own converter, as the site does for ``/<locale>/api/bank.json``). A question not
+translated into the locale is left out; the topic's ``untranslated`` count says how many.
 """
 
 from __future__ import annotations
@@ -15,20 +16,26 @@ from typing import Any
 
 from qbank.bank import Bank, Entry
 from qbank.markup import to_html
+from qbank.practice import QuestionHtml
 
 SCHEMA_ID = "bank-export.schema.json"  # published in the qbank repository, schemas/
 FORMAT_VERSION = 1
 
 
-def _text(texts: dict[str, str] | None, locale: str) -> dict[str, str] | None:
-    if texts is None or locale not in texts:
-        return None
-    return {"markdown": texts[locale], "html": to_html(texts[locale])}
+def content_html(text: str, entry: Entry) -> str:
+    """Safe HTML with image paths relative to the content folder (the default converter)."""
+    return to_html(text, f"{entry.field}/{entry.topic}/")
 
 
-def question_json(entry: Entry, locale: str) -> dict[str, Any]:
+def question_json(entry: Entry, locale: str, html: QuestionHtml = content_html) -> dict[str, Any]:
     """One question in one locale (the question must exist in that locale)."""
     q = entry.question
+
+    def text(texts: dict[str, str] | None) -> dict[str, str] | None:
+        if texts is None or locale not in texts:
+            return None
+        return {"markdown": texts[locale], "html": html(texts[locale], entry)}
+
     return {
         "id": q.id,
         "kind": "choice" if q.is_choice else "open",
@@ -38,22 +45,25 @@ def question_json(entry: Entry, locale: str) -> dict[str, Any]:
         "seniority": list(entry.seniorities),
         "difficulty": q.difficulty,
         "tags": list(q.tags),
-        "prompt": _text(q.prompt, locale),
+        "prompt": text(q.prompt),
         "options": None
         if q.options is None
-        else [{"key": key, **(_text(texts, locale) or {})} for key, texts in q.options.items()],
+        else [{"key": key, **(text(texts) or {})} for key, texts in q.options.items()],
         "answer": None if q.answer is None else list(q.answer),
-        "explanation": _text(q.explanation, locale),
-        "assesses": _text(q.assesses, locale),
-        "model_answer": _text(q.model_answer, locale),
+        "explanation": text(q.explanation),
+        "assesses": text(q.assesses),
+        "model_answer": text(q.model_answer),
         "source": q.source,
         "locales": list(entry.locales),
         "file": entry.file,
     }
 
 
-def bank_json(bank: Bank, locale: str) -> dict[str, Any]:
-    """The whole bank in ``locale`` as a JSON-ready dict (see the module docstring)."""
+def bank_json(bank: Bank, locale: str, html: QuestionHtml = content_html) -> dict[str, Any]:
+    """The whole bank in ``locale`` as a JSON-ready dict (see the module docstring).
+
+    ``html(markdown, entry)`` converts a text; the site passes one that fixes image paths for
+    the page the JSON is served from."""
     catalog = bank.catalog
     fields = []
     for field_key, field_ in catalog.fields.items():
@@ -87,7 +97,7 @@ def bank_json(bank: Bank, locale: str) -> dict[str, Any]:
             for key, names in catalog.seniorities.items()
         ],
         "fields": fields,
-        "questions": [question_json(e, locale) for e in bank.entries if locale in e.locales],
+        "questions": [question_json(e, locale, html) for e in bank.entries if locale in e.locales],
     }
 
 
