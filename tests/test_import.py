@@ -353,3 +353,30 @@ def test_import_help_documents_prefix_rule() -> None:
     assert "cml- classical-ml" in text
     assert "ti- training-infrastructure" in text
     assert "comments in it are lost" in text
+
+
+def test_dry_run_output_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["import", "interview", str(FIXTURES / "interview.txt"), "--field", "backend"]
+    result = CliRunner().invoke(main, [*argv, "--topic", "caching"])
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "content/catalog.yaml: add locale zh\n"
+        "content/catalog.yaml: add seniority junior\n"
+        "content/catalog.yaml: add seniority mid\n"
+        "content/catalog.yaml: add seniority senior\n"
+        "content/catalog.yaml: add field backend\n"
+        "content/catalog.yaml: add specialization backend/general\n"
+        "content/catalog.yaml: add topic backend/caching in general\n"
+        "would write content/catalog.yaml\n"
+        "would write content/backend/caching/q-ddf5e723.yaml "
+        "(new, id 531cbb99-f442-5b62-ae51-e8b2244ff450)\n"
+        "would write content/backend/caching/q-299384aa.yaml "
+        "(new, id cae27141-cafc-5fb4-a3c3-e3383b385421)\n"
+        "would write content/backend/caching/q-29aa8219.yaml "
+        "(new, id 0455e44d-290f-537e-b07d-f61735dbf639)\n"
+    )
+    assert result.stderr == (
+        "3 question(s): 3 new, 0 already in the bank; run again with --write to write them\n"
+    )
+    assert not (tmp_path / "content").exists()

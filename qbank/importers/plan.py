@@ -222,16 +222,15 @@ def merge_catalog(
     }
     out["locales"] = locales
     seniorities: dict[str, Any] = {}
+    offered = dict(additions.get("seniorities") or {})
+    if not base.get("seniorities"):  # a new bank: the levels difficulty 1, 2, 3 stand for
+        offered = {**{k: KNOWN_NAMES[k] for k in ("junior", "mid", "senior")}, **offered}
     for key, value in (base.get("seniorities") or {}).items():
-        seniorities[key] = names(value, additions.get("seniorities", {}).get(key), key)
-    for key, value in (additions.get("seniorities") or {}).items():
+        seniorities[key] = names(value, offered.get(key), key)
+    for key, value in offered.items():
         if key not in seniorities:
             changes.append(f"add seniority {key}")
             seniorities[key] = names(None, value, key)
-    if not seniorities:  # a new bank: the levels difficulty 1, 2, 3 stand for
-        for key in ("junior", "mid", "senior"):
-            changes.append(f"add seniority {key}")
-            seniorities[key] = names(None, KNOWN_NAMES[key], key)
     out["seniorities"] = seniorities
     fields: dict[str, Any] = {}
     new_fields = additions.get("fields") or {}
