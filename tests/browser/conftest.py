@@ -40,6 +40,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-g
 ASSETS = Path(__file__).resolve().parents[2] / "qbank" / "site_templates" / "assets"
 THEME: dict[str, Any] = {
     "name": "material",
+    "font": False,
     "features": ["navigation.instant"],
     "palette": [
         {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},

@@ -77,7 +77,9 @@ def test_open_question_shows_model_answer_and_stores_self_rating(page: Any) -> N
     expect(q.locator(".qb-rate")).to_be_hidden()
     q.locator("details.qb-assesses > summary").click()
     expect(q.locator("details.qb-assesses")).to_contain_text("measure")
-    q.locator("details.qb-answer > summary").click()
+    summary = q.locator("details.qb-answer > summary")
+    expect(summary).to_have_text("Show model answer")
+    summary.click()
     expect(q.locator(".qb-model-answer")).to_be_visible()
     q.locator('.qb-rate-btn[data-rate="partly"]').click()
     assert stored(page)[OPEN]["s"] == "partly"

@@ -54,7 +54,7 @@
       level: "级别", difficulty: "难度", all: "全部", hide: "隐藏已答题目",
       d1: "1 · 简单", d2: "2 · 中等", d3: "3 · 困难", shown: "显示题目：",
       start: "开始", count: "题数", next: "下一题", skip: "跳过", finish: "结束",
-      question: "第 ", time: "用时", score: "得分", review: "回顾", skipped: "已跳过",
+      question: "题目 ", time: "用时", score: "得分", review: "回顾", skipped: "已跳过",
       showModel: "显示参考答案", noModel: "暂无参考答案。", assesses: "考察目标",
       explanation: "解析", permalink: "打开此题", history: "历史记录",
       none: "该级别暂无题目。", loadError: "无法加载题目。", again: "再来一次",
@@ -191,6 +191,8 @@
       });
       rate.appendChild(feedback);
       var answer = q.querySelector("details.qb-answer");
+      var summary = answer && answer.querySelector("summary");
+      if (summary) summary.textContent = t("showModel");
       if (answer) answer.after(rate);
       else q.appendChild(rate);
     }
