@@ -18,10 +18,9 @@ image paths are the same on all of them)::
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -31,7 +30,9 @@ from urllib.parse import quote, urlencode
 import jinja2
 import yaml
 
+from qbank import practice
 from qbank.bank import CATALOG_FILE, Bank, Entry
+from qbank.exporters.bank_json import bank_json
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
@@ -218,8 +219,7 @@ class _Renderer:
             f'data-topic="{entry.field}/{entry.topic}"',
             f'data-file="{html.escape(entry.file)}"',
         ]
-        if copy:
-            attributes.append('data-pagefind-ignore="all"')
+        attributes.append('data-pagefind-ignore="all"' if copy else "data-pagefind-body")
         return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
 
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
@@ -255,20 +255,14 @@ class _Renderer:
                         site.files[target] = source.read_bytes()
 
     def practice_files(self, site: RenderedSite) -> None:
-        # The practice module belongs to the widget work; it is optional until it lands.
-        if importlib.util.find_spec("qbank.practice") is None:
-            return
-        from qbank import practice  # type: ignore[attr-defined,unused-ignore]
-
-        make: Callable[..., Mapping[str, bytes]] = practice.practice_files
-        files = make(self.bank, lambda md, e: to_html(md, image_prefix(e)))
-        site.files.update(
-            {
-                p: b
-                for p, b in files.items()
-                if not self.options.locales or p.split("/")[0] in self.locales
-            }
-        )
+        """The mock interview's JSON and the bank's JSON API (``<locale>/api/bank.json``)."""
+        files = practice.practice_files(self.bank, lambda md, e: to_html(md, image_prefix(e)))
+        site.files.update({p: b for p, b in files.items() if p.split("/")[0] in self.locales})
+        for locale in self.locales:
+            data = bank_json(self.bank, locale, html=lambda md, e: to_html(md, image_prefix(e)[3:]))
+            site.files[f"{locale}/api/bank.json"] = json.dumps(
+                data, ensure_ascii=False, separators=(",", ":")
+            ).encode()
 
     def locale_pages(self, site: RenderedSite, locale: str) -> None:
         bank, t = self.bank, strings_for(locale)
