@@ -314,3 +314,32 @@ def export(kind: str, out: Path, locale: str | None, content: Path) -> None:
         raise click.ClickException(str(exc)) from None
     for path in paths:
         click.echo(path.as_posix())
+
+
+@main.command()
+@click.argument("site_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder the site was built from.",
+)
+def verify(site_dir: Path, content: Path) -> None:
+    """Check a built SITE_DIR against the bank: every question once per locale with its
+    options and answer key, no missing asset, no third-party script, style or font, and
+    internal links (with their anchors) that resolve. Exits 1 listing every problem.
+    """
+    from qbank.problems import display_path
+    from qbank.verify import verify_site
+
+    if not site_dir.is_dir():
+        raise click.ClickException(f"{site_dir}: no such site folder; expected a built site")
+    bank = _load(content)
+    problems = verify_site(site_dir, bank, display_path(content))
+    for problem in problems:
+        click.echo(problem.format_text())
+    if problems:
+        click.echo(f"{len(problems)} problem(s) in {display_path(site_dir)}", err=True)
+        sys.exit(1)
+    click.echo(f"ok: {len(bank.entries)} question(s) verified in {display_path(site_dir)}")

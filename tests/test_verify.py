@@ -1,0 +1,199 @@
+"""``qbank verify``: passes on real builds, fails naming question and page on tampered copies."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, build_site, write_small_bank
+from selectolax.lexbor import LexborHTMLParser
+
+from qbank.bank import load_bank
+from qbank.cli import main
+from qbank.verify import verify_site
+
+CHOICE = "01a05d13-8d21-739a-baa2-7dab67be4001"  # ml-engineer/throughput, answer b
+CHOICE_FILE = "ml-engineer/throughput/input-wait.yaml"
+TOPIC_PAGE = "en/ml-engineer/throughput/index.html"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(site, content) of a real strict build of the small bank."""
+    tmp = tmp_path_factory.mktemp("verify")
+    content = write_small_bank(tmp / "content")
+    return build_site(tmp, content), content
+
+
+@pytest.fixture
+def tampered(built: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
+    site, content = built
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    return copy, content
+
+
+def edit(page: Path, change: str, qid: str = CHOICE) -> None:
+    """Apply one tampering to the question ``qid`` on ``page`` through a real HTML parser."""
+    tree = LexborHTMLParser(page.read_text("utf-8"))
+    node = tree.css_first(f"div.qb-q#q-{qid}")
+    assert node is not None
+    if change == "answer":
+        node.attrs["data-answer"] = "a"
+    elif change == "delete":
+        node.decompose()
+    elif change == "drop-option":
+        option = node.css("li.qb-option")[-1]
+        option.decompose()
+    page.write_text(tree.html or "", "utf-8")
+
+
+def run_verify(site: Path, content: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["verify", str(site), "--content", str(content)])
+    return result.exit_code, result.output
+
+
+def test_passes_on_a_real_build(built: tuple[Path, Path]) -> None:
+    site, content = built
+    assert verify_site(site, load_bank(content)) == []
+    code, output = run_verify(site, content)
+    assert code == 0, output
+    assert "ok: 8 question(s)" in output
+
+
+def test_passes_on_the_sample_build(tmp_path: Path) -> None:
+    """The repository's own site (content/ + mkdocs.yml), built for real into tmp_path."""
+    site = tmp_path / "site"
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    code, output = run_verify(site, ROOT / "content")
+    assert code == 0, output
+
+
+def test_changed_answer_key(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    edit(site / TOPIC_PAGE, "answer")
+    code, output = run_verify(site, content)
+    assert code == 1
+    line = next(x for x in output.splitlines() if "answer key" in x)
+    assert line.startswith(TOPIC_PAGE + ": answer key a differs from the bank's b")
+    assert CHOICE in line
+    assert CHOICE_FILE in line
+
+
+def test_changed_answer_key_on_a_copy(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    page = "en/ml-engineer/level-mid/index.html"
+    edit(site / page, "answer")
+    problems = verify_site(site, load_bank(content))
+    assert [(p.page, p.question) for p in problems] == [(page, CHOICE)]
+
+
+def test_dropped_option(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    edit(site / TOPIC_PAGE, "drop-option")
+    problems = verify_site(site, load_bank(content), "content")
+    assert len(problems) == 1
+    assert problems[0].message == "options a b differ from the bank's a b c"
+    assert problems[0].file == f"content/{CHOICE_FILE}"
+
+
+def test_deleted_question(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    edit(site / TOPIC_PAGE, "delete")
+    code, output = run_verify(site, content)
+    assert code == 1
+    missing = [x for x in output.splitlines() if "missing" in x]
+    assert missing == [
+        f"{TOPIC_PAGE}: missing: the question is not on the site in en "
+        f"(question {CHOICE}, {content.as_posix()}/{CHOICE_FILE})"
+    ]
+
+
+def test_added_duplicate(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    source = LexborHTMLParser((site / TOPIC_PAGE).read_text("utf-8"))
+    node = source.css_first(f"div.qb-q#q-{CHOICE}")
+    assert node is not None
+    assert node.html
+    other = site / "en/ml-engineer/numerics/index.html"
+    text = other.read_text("utf-8")
+    marker = '<div class="qb-q"'
+    assert marker in text
+    other.write_text(text.replace(marker, node.html + marker, 1), "utf-8")
+    problems = verify_site(site, load_bank(content))
+    duplicate = [p for p in problems if p.message.startswith("duplicate")]
+    assert len(duplicate) == 1
+    assert duplicate[0].question == CHOICE
+    assert "en/ml-engineer/numerics/index.html" in duplicate[0].message
+    assert TOPIC_PAGE in duplicate[0].message
+
+
+def test_question_not_in_the_bank(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    page = site / TOPIC_PAGE
+    page.write_text(
+        page.read_text("utf-8").replace(CHOICE, "01a05d13-8d21-739a-baa2-7dab67be4fff"), "utf-8"
+    )
+    problems = verify_site(site, load_bank(content))
+    messages = {(p.page, p.message) for p in problems}
+    assert (TOPIC_PAGE, "a question that is not in the bank") in messages
+    assert any(m.startswith("missing") for _p, m in messages)
+
+
+def test_missing_asset_and_external_resources(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    (site / "images/ml-engineer/numerics/bits.png").unlink()
+    page = site / TOPIC_PAGE
+    text = page.read_text("utf-8").replace(
+        "</head>",
+        '<link rel="stylesheet" href="https://cdn.example.com/x.css">'
+        '<script src="//cdn.example.com/x.js"></script></head>',
+    )
+    page.write_text(text, "utf-8")
+    css = next((site / "assets").rglob("main.*.css"))
+    css.write_text(
+        css.read_text("utf-8") + '@font-face{src:url("https://fonts.example.com/a.woff2")}',
+        "utf-8",
+    )
+    messages = [p.format_text() for p in verify_site(site, load_bank(content))]
+    assert any("bits.png" in m and "missing" in m for m in messages), messages
+    assert (
+        f"{TOPIC_PAGE}: link rel=stylesheet loads 'https://cdn.example.com/x.css' from another host"
+        in messages
+    )
+    assert any("'//cdn.example.com/x.js' from another host" in m for m in messages)
+    assert any("fonts.example.com/a.woff2" in m and css.name in m for m in messages)
+
+
+def test_broken_internal_link_and_anchor(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    page = site / TOPIC_PAGE
+    page.write_text(
+        page.read_text("utf-8").replace(
+            "</article>",
+            '<a href="../nowhere/">x</a><a href="../numerics/#q-no-such">y</a></article>',
+        ),
+        "utf-8",
+    )
+    messages = {p.message for p in verify_site(site, load_bank(content)) if p.page == TOPIC_PAGE}
+    assert "link '../nowhere/' points at no file of the site" in messages
+    assert (
+        "link to en/ml-engineer/numerics/index.html#q-no-such: no such anchor on that page"
+        in messages
+    )
+
+
+def test_not_a_site_folder(tmp_path: Path, built: tuple[Path, Path]) -> None:
+    code, output = run_verify(tmp_path / "absent", built[1])
+    assert code != 0
+    assert "no such site folder" in output or "does not exist" in output
