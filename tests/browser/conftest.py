@@ -113,10 +113,13 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=site))
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     content = write_small_bank(tmp / "content")
-    if _plugin_ready():
-        build_site(tmp, content, theme=THEME, site_url=url)
-    else:
-        _build_without_plugin(tmp, content, url)
+    try:
+        if _plugin_ready():
+            build_site(tmp, content, theme=THEME, site_url=url)
+        else:
+            _build_without_plugin(tmp, content, url)
+    except subprocess.CalledProcessError as error:
+        pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield url, site
