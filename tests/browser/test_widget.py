@@ -199,6 +199,11 @@ def test_filter_url_opens_filtered(page: Any) -> None:
     page.reload()
     expect(question(page, JUNIOR)).to_be_hidden()
     expect(question(page, SINGLE)).to_be_visible()
+    # a question answered while "hide answered" is on stays until the filter changes
+    option(page, SINGLE, "b").click()
+    expect(question(page, SINGLE).locator(".qb-explanation")).to_be_visible()
+    page.locator(".qb-filters select[name=level]").select_option("mid")
+    expect(question(page, SINGLE)).to_be_hidden()
 
 
 def test_seniority_page_filters_hide_empty_topic_groups(page: Any) -> None:

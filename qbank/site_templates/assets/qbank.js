@@ -77,6 +77,9 @@
   var HISTORY = "qbank:v1:practice";
   var memory = {};
   var memoryOnly = false;
+  /* Answered during this page view: "hide answered" leaves them until the filter changes,
+   * so the reader still sees the feedback and the explanation. */
+  var fresh = {};
 
   function load(key, fallback) {
     if (!memoryOnly) {
@@ -101,6 +104,7 @@
     return p && typeof p === "object" ? p : {};
   }
   function record(id, topic, fields) {
+    fresh[id] = true;
     var p = progress();
     var r = { t: topic, ts: Date.now() };
     for (var k in fields) r[k] = fields[k];
@@ -448,7 +452,7 @@
       var levels = (q.getAttribute("data-level") || "").split(/\s+/);
       var ok = (!level || levels.indexOf(level) >= 0) &&
         (!diff || q.getAttribute("data-difficulty") === diff) &&
-        !(hide && p[q.getAttribute("data-qid")]);
+        !(hide && p[q.getAttribute("data-qid")] && !fresh[q.getAttribute("data-qid")]);
       q.hidden = !ok;
       var h = headingOf(q);
       if (h) h.hidden = !ok;
@@ -483,6 +487,7 @@
   }
 
   function filtersChanged(form) {
+    fresh = {};
     var params = new URLSearchParams(location.search);
     [["level", form.elements.level.value], ["difficulty", form.elements.difficulty.value],
       ["hide", form.elements.hide.checked ? "answered" : ""]].forEach(function (kv) {
@@ -845,6 +850,7 @@
 
   /* ---------------------------------------------------------------- per page */
   function page() {
+    fresh = {};
     var qs = pageQuestions();
     qs.forEach(enhance);
     if (qs.length && !document.querySelector(".qb-practice")) buildTools(qs);
