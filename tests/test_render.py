@@ -69,7 +69,7 @@ def test_copies_are_marked_and_canonical_copies_are_not(site: RenderedSite) -> N
     assert level_page.count("qb-copy") == 4
     topic_page = site.pages["en/ml-engineer/throughput/index.md"]
     assert "qb-copy" not in topic_page
-    assert "data-pagefind-ignore" not in topic_page
+    assert 'data-pagefind-ignore="all"' not in topic_page
 
 
 def test_untranslated_questions_are_counted_and_linked(site: RenderedSite) -> None:

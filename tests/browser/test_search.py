@@ -1,0 +1,168 @@
+# ruff: noqa: RUF001  (Turkish and Chinese test content)
+"""The header's Pagefind search in real Chromium over a real build of the search bank."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import search_bank
+from search_bank import BACKUPS, LATENCY_EASY, LATENCY_HARD, LATENCY_OPEN, LOADING, POOL
+
+search_site = search_bank.search_site  # the module-scoped fixture
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def tab(browser: Any, search_site: tuple[str, Path]) -> Iterator[Any]:
+    """A fresh page of the served search site; its requests are recorded."""
+    context = browser.new_context(base_url=search_site[0])
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.requests = requests
+    yield page
+    context.close()
+
+
+def search(tab: Any, query: str) -> list[str]:
+    """Open the search box, type ``query`` and return the result links (hrefs)."""
+    box = tab.locator(".qb-search")
+    if box.locator(".qb-search__panel").is_hidden():
+        box.locator(".qb-search__open").click()
+    return settle(tab, lambda: box.locator(".qb-search__input").fill(query))
+
+
+def settle(tab: Any, action: Callable[[], object]) -> list[str]:
+    """Do ``action``, wait until the search it starts has finished; return the result links."""
+    before = tab.locator(".qb-search").get_attribute("data-done") or "0"
+    action()
+    tab.wait_for_function(
+        "(n) => (document.querySelector('.qb-search').dataset.done || '0') !== n", arg=before
+    )
+    links = tab.locator(".qb-search__result a")
+    return [links.nth(i).get_attribute("href") for i in range(links.count())]
+
+
+def choose(tab: Any, name: str, value: str) -> list[str]:
+    """Pick a filter's value and return the result links."""
+    select = tab.locator(f'.qb-search__filters select[name="{name}"]')
+    return settle(tab, lambda: select.select_option(value))
+
+
+def anchor(href: str) -> str:
+    return href.split("#", 1)[1]
+
+
+def test_turkish_word_with_suffixes_is_found_by_its_stem(tab: Any) -> None:
+    tab.goto("tr/")
+    hits = search(tab, "veritabanı")
+    assert [anchor(h) for h in hits] == [f"q-{BACKUPS}"]
+    assert "/tr/backend/storage/" in hits[0]
+    snippet = tab.locator(".qb-search__result").first.inner_text()
+    assert "Veritabanlarındaki" in snippet
+
+
+def test_english_phrase_finds_its_question(tab: Any) -> None:
+    tab.goto("en/")
+    hits = search(tab, '"connection pool exhaustion"')
+    assert [anchor(h) for h in hits] == [f"q-{POOL}"]
+
+
+def test_chinese_word_inside_an_unsegmented_sentence(tab: Any) -> None:
+    tab.goto("zh/")
+    hits = search(tab, "数据加载")
+    assert hits
+    assert anchor(hits[0]) == f"q-{LOADING}"
+    assert all("/zh/" in h for h in hits)
+
+
+def test_explanation_words_find_a_question_but_never_show_the_answer(tab: Any) -> None:
+    tab.goto("en/")
+    hits = search(tab, "Littlewood")
+    assert [anchor(h) for h in hits] == [f"q-{POOL}"]
+    text = tab.locator(".qb-search__results").inner_text()
+    assert "Littlewood" not in text  # the snippet is the prompt, not the explanation
+    assert "Slow queries" not in text
+    assert "Answer" not in text
+    assert "connection pool exhaustion" in text
+
+
+def test_one_result_per_question_and_only_in_the_page_language(tab: Any) -> None:
+    tab.goto("en/ml-engineer/level-senior/")  # a seniority page holds copies
+    hits = search(tab, "latency")
+    assert sorted(anchor(h) for h in hits) == sorted(
+        f"q-{q}" for q in (LATENCY_EASY, LATENCY_HARD, LATENCY_OPEN)
+    )
+    assert all("/en/ml-engineer/input/" in h for h in hits)
+
+
+def test_clicking_a_result_lands_on_the_question_anchor(tab: Any) -> None:
+    tab.goto("en/backend/storage/")
+    hits = search(tab, "latency")
+    target = f"q-{LATENCY_HARD}"
+    tab.locator(f'.qb-search__result a[href$="#{target}"]').click()
+    tab.wait_for_url(f"**/en/ml-engineer/input/#{target}")
+    question = tab.locator(f"#{target}")
+    question.wait_for()
+    tab.wait_for_function(
+        "(id) => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight; }",
+        arg=target,
+    )
+    assert tab.locator(".qb-search__panel").is_hidden()
+    assert len(hits) == 3
+
+
+def test_filters_narrow_the_results(tab: Any) -> None:
+    tab.goto("en/")
+    assert len(search(tab, "latency")) == 3
+    assert [anchor(h) for h in choose(tab, "difficulty", "3")] == [f"q-{LATENCY_HARD}"]
+    choose(tab, "difficulty", "")
+    assert [anchor(h) for h in choose(tab, "seniority", "mid")] == [f"q-{LATENCY_OPEN}"]
+    choose(tab, "seniority", "")
+    assert choose(tab, "field", "backend") == []
+    assert tab.locator(".qb-search__status").inner_text() == "No question matches"
+
+
+@pytest.mark.parametrize(
+    ("locale", "placeholder", "seniority_label", "count"),
+    [
+        ("en", "Search questions", "Seniority", "1 question"),
+        ("tr", "Soru ara", "Kıdem", "1 soru"),
+        ("zh", "搜索题目", "级别", "1 道题"),
+    ],
+)
+def test_interface_is_in_the_page_language(
+    tab: Any, locale: str, placeholder: str, seniority_label: str, count: str
+) -> None:
+    tab.goto(f"{locale}/")
+    box = tab.locator(".qb-search")
+    assert box.locator(".qb-search__open").get_attribute("aria-label") == placeholder
+    box.locator(".qb-search__open").click()
+    assert box.locator(".qb-search__input").get_attribute("placeholder") == placeholder
+    labels = box.locator(".qb-search__filter").all_inner_texts()
+    assert any(label.startswith(seniority_label) for label in labels)
+    search(tab, {"en": "Littlewood", "tr": "veritabanı", "zh": "数据加载"}[locale])
+    assert box.locator(".qb-search__status").inner_text() == count
+
+
+def test_search_survives_instant_navigation_and_makes_no_third_party_request(
+    tab: Any, search_site: tuple[str, Path]
+) -> None:
+    tab.goto("en/")
+    assert len(search(tab, "latency")) == 3
+    tab.keyboard.press("Escape")
+    # Follow a nav link: Material's instant navigation swaps the page without a reload.
+    tab.evaluate("window.__marker = 1")
+    tab.locator('.md-content a[href$="/ml-engineer/"]').first.click()
+    tab.wait_for_url("**/en/ml-engineer/")
+    assert tab.evaluate("window.__marker") == 1
+    assert [anchor(h) for h in search(tab, "Littlewood")] == [f"q-{POOL}"]
+    base = search_site[0]
+    assert tab.requests
+    assert all(url.startswith(base) for url in tab.requests)
+    assert any(url.endswith("/pagefind/pagefind.js") for url in tab.requests)
