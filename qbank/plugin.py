@@ -26,10 +26,12 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
 
+from qbank import publish
 from qbank.bank import Bank, load_bank
 from qbank.problems import ContentError
 from qbank.render import TEMPLATES, RenderedSite, RenderOptions, render_site, strings_for
@@ -112,6 +114,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.repo_path = "content"
         self.folder_url = ""
         self.derived = False
+        self.command = ""  # the mkdocs command (build, serve, gh-deploy) when known
+        self.staging: Path | None = None  # where a build writes before it is published
+        self.site_dir: Path | None = None  # the site the staging folder replaces
+        self.warnings: CountHandler | None = None
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -239,7 +245,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     # -- the other locales ---------------------------------------------------------------------
 
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site."""
         if self.derived or self.shared is None:
             return
@@ -264,6 +270,52 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 shutil.copytree(
                     Path(folder) / locale, Path(config.site_dir) / locale, dirs_exist_ok=True
                 )
+
+    # -- atomic output (qbank.publish) ----------------------------------------------------------
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Remember the command: ``mkdocs serve`` writes to its own temporary folder."""
+        self.command = command
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Build into a staging folder beside ``site_dir``; a failed build never touches it."""
+        # MkDocs reuses this instance for the derived per-locale builds: they write elsewhere.
+        if _handoff is not None or self.command == "serve":
+            return
+        self.site_dir = Path(config.site_dir)
+        self.staging = publish.stage(self.site_dir)
+        config.site_dir = str(self.staging)
+        if config.strict:  # MkDocs counts strict-mode warnings only after post_build
+            self.warnings = CountHandler()
+            self.warnings.setLevel(logging.WARNING)
+            logging.getLogger("mkdocs").addHandler(self.warnings)
+
+    @event_priority(-100)  # after every other plugin's post_build (search indexing included)
+    def _publish(self, *, config: MkDocsConfig) -> None:
+        """Swap the finished staging folder in as the site, in one step."""
+        if _handoff is not None or self.staging is None or self.site_dir is None:
+            return
+        if self.warnings is not None:
+            logging.getLogger("mkdocs").removeHandler(self.warnings)
+            counts = self.warnings.get_counts()
+            self.warnings = None
+            if counts:
+                found = ", ".join(f"{n} {level.lower()}s" for level, n in counts)
+                raise PluginError(f"qbank: {found} in strict mode; the site was not replaced")
+        publish.publish(self.staging, self.site_dir)
+        config.site_dir = str(self.site_dir)
+        self.staging = None
+
+    on_post_build = CombinedEvent(_build_locales, _publish)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """Drop the staging folder: the previous site stays exactly as it was."""
+        if self.warnings is not None:
+            logging.getLogger("mkdocs").removeHandler(self.warnings)
+            self.warnings = None
+        if self.staging is not None:
+            publish.discard(self.staging)
+            self.staging = None
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any

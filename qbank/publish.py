@@ -1,0 +1,62 @@
+"""Atomic site output: build into a staging folder beside the site, then swap it in.
+
+A failed build only ever touches its staging folder, so the previous site stays as it was;
+a successful one replaces the site in one step (Linux ``renameat2(RENAME_EXCHANGE)``, else
+two renames a moment apart) and nothing of the previous site lingers. No MkDocs import.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+STAGING_PREFIX = ".qbank-staging-"
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def stage(site_dir: Path) -> Path:
+    """A fresh, empty staging folder beside ``site_dir`` (same file system, so renames work)."""
+    site_dir = site_dir.absolute()
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{site_dir.name}-", dir=site_dir.parent))
+
+
+def publish(staging: Path, site_dir: Path) -> None:
+    """Make ``staging`` the site at ``site_dir``; the previous site is removed afterwards."""
+    site_dir = site_dir.absolute()
+    if not site_dir.exists() and not site_dir.is_symlink():
+        staging.rename(site_dir)
+        return
+    if _exchange(staging, site_dir):
+        shutil.rmtree(staging, ignore_errors=True)  # now holds the previous site
+        return
+    previous = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}old-", dir=site_dir.parent))
+    site_dir.rename(previous / site_dir.name)
+    staging.rename(site_dir)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def discard(staging: Path) -> None:
+    """Remove a staging folder after a failed build (the site itself is not touched)."""
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically where the kernel can (Linux ≥ 3.15); False when it cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    path, fd = ctypes.c_char_p, ctypes.c_int
+    renameat2.argtypes = [fd, path, fd, path, ctypes.c_uint]
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return bool(result == 0)
