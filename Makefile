@@ -26,6 +26,8 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+	$(BIN)/mkdocs build --strict -d build/site
+	$(BIN)/qbank verify build/site
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
