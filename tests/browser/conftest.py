@@ -4,9 +4,7 @@ and Debian's Chromium driven by Playwright (never a downloaded browser)."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -15,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 
 def _shared_conftest() -> Any:
@@ -37,7 +34,6 @@ write_small_bank = _shared.write_small_bank
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
-ASSETS = Path(__file__).resolve().parents[2] / "qbank" / "site_templates" / "assets"
 THEME: dict[str, Any] = {
     "name": "material",
     "font": False,
@@ -47,52 +43,6 @@ THEME: dict[str, Any] = {
         {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
     ],
 }
-
-
-def _plugin_ready() -> bool:
-    try:
-        import qbank.plugin  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _build_without_plugin(tmp: Path, content: Path, url: str) -> Path:
-    """Until ``qbank.plugin`` lands: the renderer's pages built by real MkDocs + Material."""
-    from qbank.bank import load_bank
-    from qbank.render import render_site
-
-    rendered = render_site(load_bank(content))
-    docs = tmp / "docs"
-    for path, text in rendered.pages.items():
-        target = docs / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, "utf-8")
-    for path, data in rendered.files.items():
-        target = docs / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    shutil.copytree(ASSETS, docs / "assets")
-    config = {
-        "site_name": "Small Bank",
-        "site_url": url,
-        "docs_dir": "docs",
-        "site_dir": "site",
-        "theme": THEME,
-        "markdown_extensions": ["attr_list", "md_in_html", "tables", "admonition"],
-        "extra_css": ["assets/qbank.css"],
-        "extra_javascript": ["assets/qbank.js"],
-        "plugins": [],
-    }
-    (tmp / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q"],
-        cwd=tmp,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return tmp / "site"
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -114,10 +64,7 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     content = write_small_bank(tmp / "content")
     try:
-        if _plugin_ready():
-            build_site(tmp, content, theme=THEME, site_url=url)
-        else:
-            _build_without_plugin(tmp, content, url)
+        build_site(tmp, content, theme=THEME, site_url=url)
     except subprocess.CalledProcessError as error:
         pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
