@@ -35,10 +35,11 @@ from qbank import publish
 from qbank.bank import Bank, load_bank
 from qbank.problems import ContentError
 from qbank.render import TEMPLATES, RenderedSite, RenderOptions, render_site, strings_for
+from qbank.search import SearchIndexError, index_site_after_build, search_settings
 
 log = logging.getLogger("mkdocs.plugins.qbank")
 
-ASSETS = ("assets/qbank.css", "assets/qbank.js")
+ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (
     "navigation.instant",
@@ -144,6 +145,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         config.site_name = shared.site.titles[locale]
         config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
         config.extra["qbank_locale"] = locale
+        # Pagefind (qbank.search, after the build) replaces Material's search.
+        config.extra["qbank_search"] = search_settings(shared.bank)
+        material_search = config.plugins.get("material/search")
+        if material_search is not None:
+            material_search.config["enabled"] = False
         config.extra["alternate"] = [
             {"name": strings_for(loc)["language_name"], "link": f"{loc}/", "lang": loc}
             for loc in shared.bank.catalog.locales
@@ -270,6 +276,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 shutil.copytree(
                     Path(folder) / locale, Path(config.site_dir) / locale, dirs_exist_ok=True
                 )
+        try:
+            report = index_site_after_build(Path(config.site_dir))
+        except SearchIndexError as error:
+            raise PluginError(f"qbank: {error}") from None
+        if report is not None:
+            log.info("qbank: %s", report.summary())
 
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 

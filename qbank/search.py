@@ -29,6 +29,7 @@ import asyncio
 import atexit
 import html
 import logging
+import os
 import shutil
 import tempfile
 import threading
@@ -210,7 +211,9 @@ class SearchIndexError(Exception):
 async def _write(records: list[SearchRecord], output: Path) -> None:
     from pagefind.index import IndexConfig, PagefindIndex
 
-    async with PagefindIndex(IndexConfig(output_path=str(output), exclude_selectors=list(EXCLUDE))) as index:
+    async with PagefindIndex(
+        IndexConfig(output_path=str(output), exclude_selectors=list(EXCLUDE))
+    ) as index:
         for start in range(0, len(records), BATCH):
             await asyncio.gather(
                 *(
@@ -244,6 +247,14 @@ def write_index(site_dir: Path, output: Path | None = None) -> IndexReport:
 # -- rebuilds (mkdocs serve) -------------------------------------------------------------------
 
 
+def _link_or_copy(source: str, target: str) -> None:
+    """Hard-link a file (instant, no space; the site and the cache share it), else copy it."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
 class LiveIndex:
     """The index of one site folder that one process builds again and again (``mkdocs serve``).
 
@@ -265,7 +276,7 @@ class LiveIndex:
     def first(self) -> IndexReport:
         """Index the first build synchronously and keep a copy for the rebuilds."""
         report = write_index(self.site_dir)
-        shutil.copytree(report.output, self.cache / OUTPUT)
+        shutil.copytree(report.output, self.cache / OUTPUT, copy_function=_link_or_copy)
         return report
 
     def rebuilt(self) -> threading.Thread:
@@ -274,7 +285,12 @@ class LiveIndex:
             self.generation += 1
             generation = self.generation
             if (self.cache / OUTPUT).is_dir():
-                shutil.copytree(self.cache / OUTPUT, self.site_dir / OUTPUT, dirs_exist_ok=True)
+                shutil.copytree(
+                    self.cache / OUTPUT,
+                    self.site_dir / OUTPUT,
+                    dirs_exist_ok=True,
+                    copy_function=_link_or_copy,
+                )
         thread = threading.Thread(
             target=self._refresh, args=(generation,), name="qbank-search", daemon=True
         )
@@ -292,7 +308,7 @@ class LiveIndex:
                 live = self.site_dir / OUTPUT
                 if live.exists():
                     shutil.rmtree(live)
-                shutil.copytree(fresh / OUTPUT, live)
+                shutil.copytree(fresh / OUTPUT, live, copy_function=_link_or_copy)
                 self.cache, fresh = fresh, self.cache
             log.info("qbank: %s (refreshed)", report.summary())
         except (OSError, SearchIndexError) as error:
@@ -316,3 +332,8 @@ def index_site_after_build(site_dir: Path) -> IndexReport | None:
         return live.first()
     live.rebuilt()
     return None
+
+
+def live_index(site_dir: Path) -> LiveIndex | None:
+    """The rebuild state of a site folder indexed by this process, if any."""
+    return _live.get(site_dir.resolve())
