@@ -188,9 +188,7 @@ def parse_into(doc: Document) -> None:
         doc.problems.append(_yaml_problem(doc.display, exc, doc.text))
         return
     except yaml.YAMLError as exc:
-        doc.problems.append(
-            Problem(doc.display, 1, 1, "", f"not valid YAML: {exc}", "a YAML mapping")
-        )
+        doc.problems.append(_reader_problem(doc, exc))
         return
     if node is None:
         doc.problems.append(
@@ -256,7 +254,28 @@ def _refuse_anchors(doc: Document) -> bool:
     except yaml.MarkedYAMLError as exc:
         doc.problems.append(_yaml_problem(doc.display, exc, doc.text))
         return True
+    except yaml.YAMLError as exc:
+        doc.problems.append(_reader_problem(doc, exc))
+        return True
     return False
+
+
+def _reader_problem(doc: Document, exc: yaml.YAMLError) -> Problem:
+    """A YAML error without a mark: a character YAML refuses (NUL, other controls), located."""
+    if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.position, int):
+        at = exc.position
+        line = doc.text.count("\n", 0, at) + 1
+        col = at - (doc.text.rfind("\n", 0, at) + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1])
+        return Problem(
+            doc.display,
+            line,
+            col,
+            "",
+            f"control character U+{code:04X} is not allowed in YAML",
+            "printable text (a stray byte from a copy-paste or a binary file?)",
+        )
+    return Problem(doc.display, 1, 1, "", f"not valid YAML: {exc}", "a YAML mapping")
 
 
 def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
@@ -281,7 +300,13 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
                 )
             )
             return None
-        return builder(node)
+        try:
+            return builder(node)
+        except ValueError:  # e.g. an integer of thousands of digits
+            doc.problems.append(
+                _node_problem(doc, node, key, "not a usable number", "a small number or text")
+            )
+            return None
     if isinstance(node, yaml.MappingNode):
         if tag != _MAP:
             doc.problems.append(
