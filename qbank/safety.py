@@ -19,6 +19,8 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)([^>]*)>|<!--|<\?|<!\[CDATA\[",
 _LINK = re.compile(r"(!?)\[[^\]]*\]\(\s*<?([^)\s>]*)")
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+# Autolinks: <https://…>, <mailto:…> and <name@host>; any other <scheme:…> is checked as a URL.
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^<>\s!@]+@[^@<>\s]+)>")
 _HTML_ESCAPES = re.compile(r"&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]+);?")
 
 ALLOWED_HINT = (
@@ -78,6 +80,12 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
         return []
     text = _prose(markdown)
     found: list[UnsafePart] = []
+    for match in _AUTOLINK.finditer(text):
+        reason = url_problem(match.group(1), image=False) if ":" in match.group(1) else None
+        if reason:
+            line = text.count("\n", 0, match.start())
+            found.append(UnsafePart(line, reason, "an https:// or mailto: link"))
+    text = _AUTOLINK.sub(_blank, text)
     for match in _TAG.finditer(text):
         line = text.count("\n", 0, match.start())
         name = (match.group(2) or "").lower()
