@@ -7,13 +7,16 @@ exporters never have to check anything again.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from math import ceil
 from pathlib import Path
 from typing import Any, TypeVar
@@ -150,15 +153,17 @@ def check_bank(root: Path) -> tuple[Bank | None, list[Problem]]:
         ]
     default_locale = catalog.default_locale if catalog else _raw_default_locale(catalog_doc)
     checker = _QuestionChecker(root, catalog, default_locale)
+    files = list(_question_files(root, catalog, problems))
     entries: list[Entry] = []
-    for path, field_key, topic_key in _question_files(root, catalog, problems):
-        entry, file_problems = checker.check(path, field_key, topic_key)
+    prompts: list[PromptKeys] = []
+    for entry, file_problems, keys in _check_files(checker, files):
         problems += file_problems
         if entry is not None:
             entries.append(entry)
+            prompts.append(keys)
     if catalog is None:
         return None, problems
-    problems += _cross_file_problems(root, catalog, entries)
+    problems += _cross_file_problems(root, catalog, catalog_doc, entries, prompts)
     if errors_in(problems):
         return None, problems
     order = {key: i for i, key in enumerate(catalog.seniorities)}
@@ -173,6 +178,55 @@ def check_bank(root: Path) -> tuple[Bank | None, list[Problem]]:
     )
     warnings = tuple(p for p in problems if p.severity is Severity.WARNING)
     return Bank(root, catalog, tuple(entries), warnings), problems
+
+
+# Files per chunk handed to the worker process, and the bank size from which one is used:
+# below it, starting a process costs more than it saves.
+_CHUNK = 500
+PARALLEL_FROM = 2000
+_worker_checker: _QuestionChecker | None = None
+
+QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
+PromptKeys = dict[str, tuple[str, frozenset[str]]]  # locale -> normalized prompt, its tokens
+Checked = tuple["Entry | None", list[Problem], PromptKeys]
+
+
+def _check_chunk(files: list[QuestionFile]) -> list[Checked]:
+    assert _worker_checker is not None
+    return [_worker_checker.check(*item) for item in files]
+
+
+def _check_files(checker: _QuestionChecker, files: list[QuestionFile]) -> Iterator[Checked]:
+    """Check every file; a large bank is split between this process and one forked worker.
+
+    Parsing and validating are CPU-bound and independent per file, so on a machine with
+    two or more cores the second half of the files goes to a worker (forked, so it shares
+    the checker without pickling it) in chunks, while this process checks the first half.
+    """
+    global _worker_checker
+    if (
+        len(files) < PARALLEL_FROM
+        or (os.cpu_count() or 1) < 2
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
+        for item in files:
+            yield checker.check(*item)
+        return
+    half = len(files) // 2
+    _worker_checker = checker
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            futures = [
+                pool.submit(_check_chunk, files[i : i + _CHUNK])
+                for i in range(half, len(files), _CHUNK)
+            ]
+            for item in files[:half]:
+                yield checker.check(*item)
+            for future in futures:
+                yield from future.result()
+    finally:
+        _worker_checker = None
 
 
 def _raw_default_locale(doc: Document) -> str:
@@ -288,11 +342,18 @@ def valid_topics_hint(catalog: Catalog | None, field_key: str | None = None) -> 
     return f"<field>/<topic>/<slug>.yaml with one of: {shown}"
 
 
+def _display_prefix(root: Path) -> str:
+    """What goes before a path relative to ``root`` to show it as the user would type it."""
+    shown = display_path(root)
+    return "" if shown == "." else shown.rstrip("/") + "/"
+
+
 def _question_files(
     root: Path, catalog: Catalog | None, problems: list[Problem]
-) -> Iterator[tuple[Path, str, str]]:
+) -> Iterator[QuestionFile]:
     """Every question file, in a stable order; misplaced files become problems."""
     topics = {(f, t) for f, _s, t in _catalog_topics(catalog)} if catalog else None
+    prefix = _display_prefix(root)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         rel = Path(dirpath).relative_to(root).parts
@@ -303,7 +364,7 @@ def _question_files(
             parts = (*rel, name)
             if parts == (CATALOG_FILE,):
                 continue
-            shown = display_path(path)
+            shown = prefix + "/".join(parts)
             if name.endswith(".yml"):
                 problems.append(
                     Problem(
@@ -352,7 +413,7 @@ def _question_files(
                     Problem(shown, 1, 1, "", what, valid_topics_hint(catalog, field_key))
                 )
                 continue
-            yield path, field_key, topic_key
+            yield path, shown, field_key, topic_key
         # A folder named like a YAML file is a file that went wrong.
         for d in list(dirnames):
             if d.endswith(".yaml"):
@@ -393,12 +454,12 @@ class _QuestionChecker:
             {(f, t): s for f, s, t in _catalog_topics(catalog)} if catalog else {}
         )
 
-    def check(
-        self, path: Path, field_key: str, topic_key: str
-    ) -> tuple[Entry | None, list[Problem]]:
-        doc = read_document(path, display_path(path))
+    def check(self, path: Path, shown: str, field_key: str, topic_key: str) -> Checked:
+        """Every problem of one file; when it has none, its entry and its prompts'
+        comparison keys (computed here, in the worker, for the cross-file checks)."""
+        doc = read_document(path, shown)
         if doc.problems:
-            return None, doc.problems
+            return None, doc.problems, {}
         if not isinstance(doc.data, dict):
             doc.problems.append(
                 doc.problem(
@@ -407,18 +468,18 @@ class _QuestionChecker:
                     "keys such as id, difficulty, prompt, options",
                 )
             )
-            return None, doc.problems
+            return None, doc.problems, {}
         question = validate_model(doc, Question, self.context, _question_keys)
         if question is None or self.catalog is None:
-            return None, doc.problems
+            return None, doc.problems, {}
         seniorities = self._check(doc, question, path)
         if doc.problems:
-            return None, doc.problems
+            return None, doc.problems, {}
         locales = tuple(loc for loc in self.locales if loc in question.prompt)
         slug = path.name[:-5]
         entry = Entry(
             question,
-            path.relative_to(self.root).as_posix(),
+            f"{field_key}/{topic_key}/{path.name}",
             field_key,
             self.spec_of[field_key, topic_key],
             topic_key,
@@ -427,7 +488,11 @@ class _QuestionChecker:
             locales,
             doc.digest,
         )
-        return entry, doc.problems + stale_problems(doc, question, self.locales)
+        keys = {}
+        for locale, text in question.prompt.items():
+            norm = normalize_text(text)
+            keys[locale] = (norm, prompt_tokens(norm))
+        return entry, doc.problems + stale_problems(doc, question, self.locales), keys
 
     def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
         problems = doc.problems
@@ -651,7 +716,8 @@ def _texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:
 
 
 _SPACE = re.compile(r"\s+")
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[^\W_]+")
 
 
 def normalize_text(text: str) -> str:
@@ -659,100 +725,133 @@ def normalize_text(text: str) -> str:
     return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
-def _cross_file_problems(root: Path, catalog: Catalog, entries: list[Entry]) -> list[Problem]:
+def prompt_tokens(norm: str) -> frozenset[str]:
+    """The token set of a normalized text: words, and for Chinese and Japanese (written
+    without spaces) overlapping character pairs, which tell texts apart far better than
+    single characters."""
+    tokens: set[str] = set()
+    for run in _CJK_RUN.findall(norm):
+        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+    tokens.update(_WORD.findall(_CJK_RUN.sub(" ", norm)))
+    return frozenset(tokens)
+
+
+def _cross_file_problems(
+    root: Path,
+    catalog: Catalog,
+    catalog_doc: Document,
+    entries: list[Entry],
+    prompt_keys: list[PromptKeys],
+) -> list[Problem]:
     problems: list[Problem] = []
-    shown = {e.file: display_path(root / e.file) for e in entries}
+    prefix = _display_prefix(root)
     first_with_id: dict[str, Entry] = {}
     for entry in entries:
         other = first_with_id.setdefault(entry.id, entry)
         if other is not entry:
             problems.append(
-                Problem(
-                    shown[entry.file],
-                    *_id_line(root / entry.file),
-                    "id",
-                    f"duplicate id, also used by {shown[other.file]}",
+                _problem_in(
+                    root,
+                    prefix + entry.file,
+                    entry.file,
+                    ("id",),
+                    f"duplicate id, also used by {prefix + other.file}",
                     "a fresh id (`qbank new` writes one); ids are never reused",
                 )
             )
     for locale in catalog.locales:
         prompts: dict[str, Entry] = {}
         token_sets: list[tuple[Entry, frozenset[str]]] = []
-        for entry in entries:
-            text = entry.question.prompt.get(locale)
-            if text is None:
+        for entry, keys in zip(entries, prompt_keys, strict=True):
+            if locale not in keys:
                 continue
-            norm = normalize_text(text)
+            norm, tokens = keys[locale]
             other = prompts.setdefault(norm, entry)
             if other is not entry:
                 problems.append(
-                    Problem(
-                        shown[entry.file],
-                        1,
-                        1,
-                        f"prompt.{locale}",
-                        f"same prompt as {shown[other.file]}",
+                    _problem_in(
+                        root,
+                        prefix + entry.file,
+                        entry.file,
+                        ("prompt", locale),
+                        f"same prompt as {prefix + other.file}",
                         "one file per question; merge or reword them",
                     )
                 )
                 continue
-            tokens = frozenset(_TOKEN.findall(norm))
             if len(tokens) >= 5:
                 token_sets.append((entry, tokens))
         for a, b, score in near_duplicates(token_sets, NEAR_DUPLICATE_THRESHOLD):
             problems.append(
-                Problem(
-                    shown[b.file],
-                    1,
-                    1,
-                    f"prompt.{locale}",
-                    f"nearly the same prompt as {shown[a.file]} (similarity {score:.2f})",
+                _problem_in(
+                    root,
+                    prefix + b.file,
+                    b.file,
+                    ("prompt", locale),
+                    f"nearly the same prompt as {prefix + a.file} (similarity {score:.2f})",
                     "distinct questions, or one of them removed",
                     Severity.WARNING,
                 )
             )
     counts = Counter((e.field, e.topic) for e in entries)
-    catalog_path = display_path(root / CATALOG_FILE)
     for field_key, spec_key, topic_key in _catalog_topics(catalog):
         if not counts[field_key, topic_key]:
             problems.append(
-                Problem(
-                    catalog_path,
-                    1,
-                    1,
-                    f"fields.{field_key}.specializations.{spec_key}.topics.{topic_key}",
+                catalog_doc.problem(
+                    ("fields", field_key, "specializations", spec_key, "topics", topic_key),
                     "topic has no questions",
                     f"question files in {field_key}/{topic_key}/",
-                    Severity.WARNING,
+                    severity=Severity.WARNING,
                 )
             )
     return problems
 
 
-def _id_line(path: Path) -> tuple[int, int]:
-    doc = read_document(path, "")
-    return doc.locate(("id",), at_value=True)
+def _problem_in(
+    root: Path,
+    shown: str,
+    file: str,
+    key: Path_,
+    message: str,
+    hint: str,
+    severity: Severity = Severity.ERROR,
+) -> Problem:
+    """A problem at ``key`` of a file that loaded fine (read again for its line: rare)."""
+    doc = read_document(root / file, shown)
+    return doc.problem(key, message, hint, severity=severity)
 
 
 def near_duplicates(
     items: list[tuple[T, frozenset[str]]], threshold: float
 ) -> Iterator[tuple[T, T, float]]:
-    """Pairs whose token sets have Jaccard similarity ≥ ``threshold`` (prefix-filter join)."""
-    freq: Counter[str] = Counter(tok for _, tokens in items for tok in tokens)
+    """Pairs whose token sets have Jaccard similarity ≥ ``threshold``.
+
+    A prefix-filter join: sets are visited from small to large, each indexed under its
+    rarest tokens; two sets this similar must share one of those, and a set smaller than
+    ``threshold`` times the current size can never match again, so it leaves its buckets.
+    """
+    freq: Counter[str] = Counter(chain.from_iterable(tokens for _, tokens in items))
+    # One global token order, rarest first, as integer ranks (any fixed order keeps the join
+    # exact; rarest first keeps the buckets small). Ties keep first-seen order.
+    rank = {tok: r for r, tok in enumerate(sorted(freq, key=freq.__getitem__))}
     records = sorted(
-        (
-            (len(tokens), i, sorted(tokens, key=lambda t: (freq[t], t)))
-            for i, (_, tokens) in enumerate(items)
-        ),
-        key=lambda r: (r[0], r[1]),
+        (len(tokens), i, sorted(map(rank.__getitem__, tokens)))
+        for i, (_, tokens) in enumerate(items)
     )
-    index: dict[str, list[int]] = defaultdict(list)
+    sizes = [len(tokens) for _, tokens in items]
+    index: dict[int, list[int]] = defaultdict(list)
+    starts: dict[int, int] = defaultdict(int)
     for size, i, ordered in records:
         prefix = size - ceil(threshold * size) + 1
+        smallest = threshold * size
         candidates: set[int] = set()
         for tok in ordered[:prefix]:
             bucket = index[tok]
-            candidates.update(j for j in bucket if len(items[j][1]) >= threshold * size)
+            start = starts[tok]
+            while start < len(bucket) and sizes[bucket[start]] < smallest:
+                start += 1
+            starts[tok] = start
+            candidates.update(bucket[start:])
             bucket.append(i)
         mine = items[i][1]
         for j in sorted(candidates):
