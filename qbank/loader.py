@@ -79,15 +79,20 @@ class Document:
         hint: str = "",
         *,
         at_value: bool = False,
-        text_line: int = 0,
+        text_line: int | None = None,
         **kwargs: Any,
     ) -> Problem:
         """A problem at ``key`` (a key path such as ``("options", "e")``)."""
         line, col = self.locate(key, at_value=at_value, text_line=text_line)
         return Problem(self.display, line, col, dotted(key), message, hint, **kwargs)
 
-    def locate(self, key: Path_, *, at_value: bool = False, text_line: int = 0) -> tuple[int, int]:
-        """Line and column of ``key``, or of its nearest written ancestor."""
+    def locate(
+        self, key: Path_, *, at_value: bool = False, text_line: int | None = None
+    ) -> tuple[int, int]:
+        """Line and column of ``key``, or of its nearest written ancestor.
+
+        ``text_line`` is a 0-based line inside the key's text value (0: its first line).
+        """
         positions = self.positions()
         probe = key
         while probe and probe not in positions:
@@ -95,11 +100,12 @@ class Document:
         if not probe:
             return 1, 1
         pos = positions[probe]
-        if probe != key or (not at_value and not text_line):
+        if probe != key or (not at_value and text_line is None):
             return pos.line, pos.col
-        if text_line:
-            return pos.value_line + text_line + (1 if pos.block else 0), 1
-        return pos.value_line, pos.value_col
+        if text_line is None or (text_line == 0 and not pos.block):
+            return pos.value_line, pos.value_col
+        # A block scalar's text starts on the line below its ``|`` or ``>``.
+        return pos.value_line + text_line + (1 if pos.block else 0), 1
 
     def positions(self) -> dict[Path_, Position]:
         """Positions of every key path; composed again from the text on first use."""
@@ -456,6 +462,15 @@ def _pydantic_problem(
         message = f"wrong type: got {got}" if kind.endswith("_type") else error["msg"]
     elif kind in ("literal_error", "string_pattern_mismatch"):
         message = f"{value!r} is {message}"
+    if kind == "string_type":
+        # YAML reads yes/no, on/off, 3.10 and dates as other types: say how to keep text.
+        hint = _TEXT_HINT
     if "[key]" in error["loc"]:
+        if loc[:1] == ("options",) and len(loc) == 2:
+            message = f"{value!r} is not an option key"
+            hint = "option keys a, b, c … h in order (2 to 8 options)"
         return doc.problem(loc, message, hint)
     return doc.problem(loc, message, hint, at_value=True)
+
+
+_TEXT_HINT = "text; put it in quotes when YAML would read it as a number, true/false or a date"
