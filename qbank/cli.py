@@ -69,7 +69,7 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool) -> None:
         bank, found = check_bank(root)
         problems += found
         counted += len(bank.entries) if bank else 0
-    if problems:
+    if problems or style == "json":  # JSON readers always get a list, even an empty one
         click.echo(format_problems(problems, style))
     errors = errors_in(problems)
     warnings = len(problems) - len(errors)
