@@ -100,7 +100,10 @@ class Document:
         if not probe:
             return 1, 1
         pos = positions[probe]
-        if probe != key or (not at_value and text_line is None):
+        if probe != key:
+            # ``answer[0]`` of ``answer: z``: the nearest written ancestor's value.
+            return (pos.value_line, pos.value_col) if at_value else (pos.line, pos.col)
+        if not at_value and text_line is None:
             return pos.line, pos.col
         if text_line is None or (text_line == 0 and not pos.block):
             return pos.value_line, pos.value_col
@@ -462,9 +465,11 @@ def _pydantic_problem(
         message = f"wrong type: got {got}" if kind.endswith("_type") else error["msg"]
     elif kind in ("literal_error", "string_pattern_mismatch"):
         message = f"{value!r} is {message}"
-    if kind == "string_type":
+    if kind == "string_type" and str(loc[-1] if loc else "") not in HINTS:
         # YAML reads yes/no, on/off, 3.10 and dates as other types: say how to keep text.
         hint = _TEXT_HINT
+    if kind == "string_pattern_mismatch" and loc[:1] == ("answer",):
+        message = f"{value!r} is not an option key"
     if "[key]" in error["loc"]:
         if loc[:1] == ("options",) and len(loc) == 2:
             message = f"{value!r} is not an option key"

@@ -1,0 +1,103 @@
+"""A bank with 20 broken files: every problem reported in one run, exit 1, no traceback."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qbank.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = ROOT / "tests" / "golden" / "validate" / "_base"
+TOPIC = "ml-engineer/throughput"
+
+
+def _question(n: int, body: str) -> bytes:
+    return (f"id: 01a05d13-8d21-739a-baa2-7dab67be{n:04d}\n" + body).encode()
+
+
+def _choice(prompt: str, extra: str = "", *, answer: str = "a") -> str:
+    return (
+        f"difficulty: 2\nprompt: {{en: {prompt}}}\n"
+        "options:\n  a: {en: One}\n  b: {en: Two}\n"
+        f"answer: {answer}\nexplanation: {{en: Because.}}\n{extra}"
+    )
+
+
+# file name -> (bytes, the "line:col: key" its problem is reported at)
+BROKEN: dict[str, tuple[bytes, str]] = {
+    "unknown-key": (_question(2001, _choice("Unknown key?", "colour: red\n")), "9:1: colour:"),
+    "wrong-type": (_question(2002, _choice("Wrong type?", "tags: gpu\n")), "9:7: tags:"),
+    "bad-id": (b"id: 42\n" + _choice("Bad id?").encode(), "1:5: id:"),
+    "no-answer-option": (_question(2004, _choice("Answer?", answer="z")), "7:9: answer[0]:"),
+    "bad-difficulty": (_question(2005, _choice("Hard?").replace("2", "7", 1)), "2:13: difficulty:"),
+    "unknown-seniority": (
+        _question(2006, _choice("Lead?", "seniority: lead\n")),
+        "9:12: seniority:",
+    ),
+    "unknown-locale": (_question(2007, _choice("Locale?").replace("{en: Locale?}", "{xx: Q}")), ""),
+    "empty-prompt": (_question(2008, _choice('""')), "3:14: prompt.en:"),
+    "script": (_question(2009, _choice("<script>x</script>")), "3:14: prompt.en:"),
+    "invalid-yaml": (_question(2010, "prompt: [a\n"), "3:1:"),
+    "tab": (_question(2011, "prompt:\n\ten: x\n"), "3:1:"),
+    "alias": (_question(2012, _choice("Alias?", "tags: &t [a]\n")), "9:7:"),
+    "custom-tag": (_question(2013, _choice("Tag?", "source: !url x\n")), "9:9: source:"),
+    "duplicate-key": (_question(2014, _choice("Twice?", "answer: b\n")), "9:1: answer:"),
+    "invalid-utf8": (_question(2015, _choice("Caf\xe9?")).replace(b"\xc3\xa9", b"\xe9"), "3:17:"),
+    "empty": (b"", "1:1:"),
+    "a-list": (b"- one\n- two\n", "1:1:"),
+    "no-explanation": (_question(2018, _choice("Why?").replace("explanation", "#")), "1:1:"),
+    "one-option": (
+        _question(2019, _choice("One?").replace("  b: {en: Two}\n", "")),
+        "4:1: options:",
+    ),
+    "same-option-text": (
+        _question(2020, _choice("Same?").replace("{en: Two}", "{en: one}")),
+        "6:11: options.b.en:",
+    ),
+}
+
+
+@pytest.fixture
+def broken_bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    content = tmp_path / "content"
+    shutil.copytree(BASE, content)
+    for name, (data, _where) in BROKEN.items():
+        (content / TOPIC / f"{name}.yaml").write_bytes(data)
+    return content
+
+
+def _check(output: str) -> None:
+    assert "Traceback" not in output
+    for name, (_data, where) in BROKEN.items():
+        prefix = f"content/{TOPIC}/{name}.yaml:{where}"
+        assert any(line.startswith(prefix) for line in output.splitlines()), (name, where)
+    reported = {line.split(":", 1)[0] for line in output.splitlines() if ".yaml:" in line}
+    assert reported == {f"content/{TOPIC}/{name}.yaml" for name in BROKEN}
+
+
+def test_twenty_broken_files_cli_runner(broken_bank: Path) -> None:
+    assert len(BROKEN) == 20
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    _check(result.stdout)
+    errors = len(result.stdout.splitlines())
+    assert result.stderr == f"{errors} error(s), 0 warning(s)\n"
+
+
+def test_twenty_broken_files_subprocess(broken_bank: Path) -> None:
+    qbank = Path(sys.executable).with_name("qbank")
+    proc = subprocess.run(
+        [str(qbank), "validate", "content"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    _check(proc.stdout)
+    assert proc.stderr.endswith(" error(s), 0 warning(s)\n")
