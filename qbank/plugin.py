@@ -11,6 +11,7 @@ rendered once and shared with the derived builds.
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 import re
@@ -106,6 +107,15 @@ class _Shared:
 _handoff: _Shared | None = None
 
 
+def _escaped_nav(nav: Any) -> Any:
+    """The nav with every title (a catalog name) HTML-escaped; paths unchanged."""
+    if isinstance(nav, list):
+        return [_escaped_nav(item) for item in nav]
+    if isinstance(nav, dict):
+        return {html.escape(str(k)): _escaped_nav(v) for k, v in nav.items()}
+    return nav
+
+
 class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     """Generates the study site's pages from the question bank."""
 
@@ -141,8 +151,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         for old in [f for f in pages_log.filters if isinstance(f, _CrossLocaleLinks)]:
             pages_log.removeFilter(old)
         pages_log.addFilter(_CrossLocaleLinks(frozenset(shared.bank.catalog.locales)))
-        config.nav = shared.site.nav[locale]
-        config.site_name = shared.site.titles[locale]
+        # Material writes nav titles and the site name into HTML unescaped: escape them.
+        config.nav = _escaped_nav(shared.site.nav[locale])
+        config.site_name = html.escape(shared.site.titles[locale])
         config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
         config.extra["qbank_locale"] = locale
         # Pagefind (qbank.search, after the build) replaces Material's search.
@@ -246,6 +257,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     ) -> str | None:
         """Point Material's page edit button at the topic's folder, or hide it."""
         folder = page.meta.get("qbank_folder")
+        title = page.meta.get("title")
+        if isinstance(title, str) and self.shared and page.file.src_uri in self.shared.site.pages:
+            page.meta["title"] = html.escape(title)  # a catalog name; Material does not escape
         page.edit_url = f"{self.folder_url}{folder}/" if folder and self.folder_url else None
         return markdown
 
