@@ -1,0 +1,108 @@
+"""The loader on its own: one file in, data and located problems out."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from qbank.bank import near_duplicates, normalize_text, prompt_tokens
+from qbank.loader import MAX_FILE_BYTES, read_document
+
+ID = b"id: 01a05d13-8d21-739a-baa2-7dab67be4093\n"
+
+
+def _read(tmp_path: Path, data: bytes) -> tuple[object, list[str]]:
+    path = tmp_path / "q.yaml"
+    path.write_bytes(data)
+    doc = read_document(path, "q.yaml")
+    return doc.data, [p.format_text() for p in doc.problems]
+
+
+def test_bom_and_crlf_are_accepted(tmp_path: Path) -> None:
+    data, problems = _read(
+        tmp_path, b"\xef\xbb\xbf" + ID.replace(b"\n", b"\r\n") + b"a: |\r\n  x\r\n"
+    )
+    assert problems == []
+    assert data == {"id": "01a05d13-8d21-739a-baa2-7dab67be4093", "a": "x\n"}
+
+
+def test_text_and_keys_are_nfc_normalized(tmp_path: Path) -> None:
+    decomposed = "cafe\u0301"
+    data, problems = _read(tmp_path, f"{decomposed}: {decomposed} ok\n".encode())
+    assert problems == []
+    assert data == {"caf\u00e9": "caf\u00e9 ok"}
+    assert all(unicodedata.is_normalized("NFC", k) for k in data)  # type: ignore[union-attr]
+
+
+def test_billion_laughs_is_refused_before_expansion(tmp_path: Path) -> None:
+    lines = [b'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for c in range(ord("b"), ord("j")):
+        lines.append(b"%c: &%c [%s]" % (c, c, b",".join([b"*%c" % (c - 1)] * 9)))
+    data, problems = _read(tmp_path, b"\n".join(lines) + b"\n")
+    assert data is None
+    assert problems == [
+        "q.yaml:1:4: YAML anchor '&a' is not allowed; "
+        "expected plain values written out in full (no & anchors or * aliases)"
+    ]
+
+
+def test_100000_levels_of_nesting_are_refused(tmp_path: Path) -> None:
+    data, problems = _read(tmp_path, ID + b"prompt: " + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    assert data is None
+    assert len(problems) == 1
+    assert problems[0].startswith("q.yaml:2:")
+    assert "exceeded maximum nesting depth" in problems[0]
+    assert problems[0].endswith("; expected a question file nested a few levels deep")
+
+
+def test_deep_block_nesting_is_capped(tmp_path: Path) -> None:
+    body = b"".join(b"  " * i + b"k%d:\n" % i for i in range(40)) + b"  " * 40 + b"v\n"
+    _data, problems = _read(tmp_path, body)
+    assert len(problems) == 1
+    assert "nested too deeply; expected at most 32 levels" in problems[0]
+
+
+def test_size_limit(tmp_path: Path) -> None:
+    _data, problems = _read(tmp_path, b"a: '" + b"x" * MAX_FILE_BYTES + b"'\n")
+    assert problems == [
+        f"q.yaml:1:1: file is {MAX_FILE_BYTES + 6:,} bytes, over the limit of "
+        f"{MAX_FILE_BYTES:,}; expected one question per file, at most 256 KiB"
+    ]
+
+
+def test_markdown_stars_and_ampersands_are_not_aliases(tmp_path: Path) -> None:
+    text = b"a: |\n  **bold** & *it* R&D\n  x = *p\nb: '&c'\n"
+    data, problems = _read(tmp_path, text)
+    assert problems == []
+    assert data == {"a": "**bold** & *it* R&D\nx = *p\n", "b": "&c"}
+
+
+def test_positions_point_into_block_scalars(tmp_path: Path) -> None:
+    path = tmp_path / "q.yaml"
+    path.write_text("prompt:\n  en: |\n    one\n    two\n  tr: inline\n", encoding="utf-8")
+    doc = read_document(path, "q.yaml")
+    assert doc.locate(("prompt", "en")) == (2, 3)
+    assert doc.locate(("prompt", "en"), text_line=0) == (3, 1)
+    assert doc.locate(("prompt", "en"), text_line=1) == (4, 1)
+    assert doc.locate(("prompt", "tr"), text_line=0) == (5, 7)
+    assert doc.locate(("prompt", "tr"), at_value=True) == (5, 7)
+    assert doc.locate(("prompt", "zh")) == (1, 1)  # missing: the nearest written ancestor
+
+
+def test_prompt_tokens_pair_chinese_characters() -> None:
+    assert prompt_tokens(normalize_text("GPU 利用率 Rate")) == frozenset(
+        {"gpu", "利用", "用率", "rate"}
+    )
+    assert prompt_tokens("中") == frozenset({"中"})
+
+
+def test_near_duplicates_finds_exactly_the_similar_pairs() -> None:
+    base = [f"w{i}" for i in range(30)]
+    items = [
+        ("a", frozenset(base)),
+        ("b", frozenset([*base, "extra"])),  # 30/31 = 0.97 with a
+        ("c", frozenset([*base[:25], "x1", "x2", "x3", "x4", "x5"])),  # 25/35 with a
+        ("d", frozenset(f"v{i}" for i in range(30))),
+    ]
+    found = {(a, b) for a, b, _score in near_duplicates(items, 0.9)}
+    assert found == {("a", "b")}
