@@ -13,14 +13,14 @@ import importlib.util
 import threading
 from collections.abc import Iterator
 from functools import partial
-from http.server import ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import _QuietHandler, build_site
+from conftest import build_site
 
 import qbank.bank
 
@@ -52,8 +52,13 @@ _LIVE_HANDLERS = """() => {
 }"""
 
 
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 def _serve(site: Path) -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=site))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -104,7 +109,12 @@ def _visit_all(browser: Any, url: str, site: Path) -> list[str]:
 
     context.route("**/*", route)
     page = context.new_page()
-    page.on("dialog", lambda dialog: (bad.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        bad.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
 
     def on_request(request: Any) -> None:
         if request.resource_type == "script":
