@@ -1,0 +1,470 @@
+"""Build bench: qbank against plain Material and mkdocs-quiz on the same synthetic bank.
+
+    python bench/run.py [--questions 3000] [--runs 3] [--work /tmp/qbank-bench]
+        [--skip-quiz] [--skip-serve] [--search-bench]
+
+(`make bench` runs it with the defaults.) In one run, on one bank written by
+``bench/make_bank.py`` (three locales), it measures wall time and peak memory (the summed
+resident memory of the process tree, sampled from /proc every 50 ms) of:
+
+a. ``qbank validate`` of the bank;
+b. parse only: every question file through ``yaml.CSafeLoader``, nothing else;
+c. the full qbank site: ``mkdocs build`` with the qbank plugin, every locale, Pagefind;
+d. the baseline: the same questions as hand-written Material Markdown (a page per topic per
+   locale, ``## `` heading per question, options as a list, ``??? success "Answer"`` with the
+   key and the explanation, nav grouped field → specialization → topic), built by
+   ``mkdocs build`` with Material's default search and the same theme features;
+e. mkdocs-quiz (the ``bench`` extra) on the same questions (``<quiz>`` blocks; open questions
+   as in d).
+
+It prints the medians of ``--runs`` runs and the ratios c/d, c/e and a/b; the weight of a
+75-question topic page (HTML bytes plus the page's own CSS/JS) in qbank, plain Material and
+mkdocs-quiz; the search bytes on disk; whether two qbank builds are byte-identical; and the
+edit → preview time under ``mkdocs serve`` (a question file is rewritten, the topic page is
+polled over HTTP until it shows the change). ``--search-bench`` also runs
+``bench/bench_search.py`` (bytes one query downloads) on the same number of questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+FEATURES = [
+    "navigation.instant",
+    "navigation.tracking",
+    "navigation.sections",
+    "navigation.indexes",
+    "navigation.prune",
+    "navigation.top",
+    "toc.follow",
+]
+EXTENSIONS = ["admonition", "pymdownx.details", "pymdownx.superfences", "attr_list", "toc"]
+
+sys.path.insert(0, str(HERE))
+from make_bank import make_bank  # noqa: E402
+
+# -- measuring ---------------------------------------------------------------------------------
+
+
+def _tree_rss(root: int) -> int:
+    """Summed resident bytes of ``root`` and its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text(encoding="ascii", errors="replace")
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        pid = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(pid)
+        rss[pid] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo += children.get(pid, [])
+    return total
+
+
+def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict[str, float]:
+    """Run ``command``; its wall seconds and peak summed RSS (MiB) of its process tree."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(process.pid))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    output, _ = process.communicate()
+    seconds = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if process.returncode != 0:
+        tail = output.decode(errors="replace")[-3000:]
+        raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{tail}")
+    return {"seconds": seconds, "mib": peak / 2**20}
+
+
+def median_of(runs: int, step: Callable[[int], dict[str, float]]) -> dict[str, float]:
+    """Medians of each figure over ``runs`` calls of ``step``."""
+    results = [step(n) for n in range(runs)]
+    return {key: statistics.median(r[key] for r in results) for key in results[0]}
+
+
+# -- the bank as plain Markdown ----------------------------------------------------------------
+
+
+def read_bank(content: Path) -> tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]:
+    """The catalog and every question as (field, topic, data), in file order."""
+    catalog = yaml.load((content / "catalog.yaml").read_text("utf-8"), Loader=yaml.CSafeLoader)
+    questions = []
+    for path in sorted(content.glob("*/*/*.yaml")):
+        data = yaml.load(path.read_text("utf-8"), Loader=yaml.CSafeLoader)
+        questions.append((path.parent.parent.name, path.parent.name, data))
+    return catalog, questions
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+
+
+def plain_question(q: dict[str, Any], locale: str, quiz: bool) -> str:
+    """One question in hand-written Material Markdown (or a mkdocs-quiz block)."""
+    prompt = q["prompt"][locale].strip()
+    title = " ".join(prompt.split("\n", 1)[0].split()[:10])
+    parts = [f"## {title}\n"]
+    options = q.get("options")
+    if options and quiz:
+        answer = q["answer"] if isinstance(q["answer"], list) else [q["answer"]]
+        lines = [f"- [{'x' if k in answer else ' '}] {v[locale]}" for k, v in options.items()]
+        explanation = q.get("explanation", {}).get(locale, "").strip()
+        parts.append(f"<quiz>\n{prompt}\n\n" + "\n".join(lines) + f"\n\n{explanation}\n</quiz>\n")
+        return "\n".join(parts)
+    parts.append(prompt + "\n")
+    if options:
+        answer = q["answer"] if isinstance(q["answer"], list) else [q["answer"]]
+        parts.append("\n".join(f"- **{k}.** {v[locale]}" for k, v in options.items()) + "\n")
+        body = f"**{', '.join(answer)}**\n\n" + q.get("explanation", {}).get(locale, "")
+    else:
+        body = (q.get("model_answer") or q.get("assesses") or {}).get(locale, "")
+    parts.append('??? success "Answer"\n\n' + _indent(body.strip() + "\n"))
+    return "\n".join(parts)
+
+
+def write_plain(content: Path, project: Path, quiz: bool) -> None:
+    """A Material project holding the bank as Markdown pages (a page per topic per locale)."""
+    catalog, questions = read_bank(content)
+    if project.exists():
+        shutil.rmtree(project)
+    docs = project / "docs"
+    by_topic: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for field_key, topic_key, q in questions:
+        by_topic.setdefault((field_key, topic_key), []).append(q)
+    nav: list[Any] = []
+    for locale in catalog["locales"]:
+        locale_nav: list[Any] = [f"{locale}/index.md"]
+        (docs / locale).mkdir(parents=True)
+        (docs / locale / "index.md").write_text(f"# {catalog['title'][locale]}\n", "utf-8")
+        for field_key, field in catalog["fields"].items():
+            field_nav: list[Any] = []
+            for spec in field["specializations"].values():
+                spec_nav = []
+                for topic_key, topic in spec["topics"].items():
+                    page = f"{locale}/{field_key}/{topic_key}/index.md"
+                    body = [f"# {topic['name'][locale]}\n"]
+                    for q in by_topic.get((field_key, topic_key), []):
+                        if locale in q["prompt"]:
+                            body.append(plain_question(q, locale, quiz))
+                    (docs / page).parent.mkdir(parents=True, exist_ok=True)
+                    (docs / page).write_text("\n".join(body), "utf-8")
+                    spec_nav.append({topic["name"][locale]: page})
+                field_nav.append({spec["name"][locale]: spec_nav})
+            locale_nav.append({field["name"][locale]: field_nav})
+        nav.append({locale: locale_nav})
+    plugins: list[Any] = ["search"] + (["mkdocs_quiz"] if quiz else [])
+    config = {
+        "site_name": "Plain bank",
+        "site_url": "https://example.org/",
+        "theme": {"name": "material", "font": False, "features": FEATURES},
+        "plugins": plugins,
+        "markdown_extensions": EXTENSIONS,
+        "nav": nav,
+    }
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+
+
+def write_qbank(content: Path, project: Path) -> None:
+    """A project building ``content`` through the qbank plugin (its defaults)."""
+    (project / "docs").mkdir(parents=True, exist_ok=True)
+    config = {
+        "site_name": "qbank bench",
+        "site_url": "https://example.org/",
+        "docs_dir": "docs",
+        "theme": {"name": "material"},
+        "plugins": [{"qbank": {"content_dir": os.path.relpath(content, project)}}],
+    }
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+
+
+# -- figures -----------------------------------------------------------------------------------
+
+
+def tree_digest(site: Path) -> dict[str, str]:
+    """sha256 of every file of a built site, by relative path."""
+    return {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
+
+
+def page_weight(site: Path, page: str, assets: list[str]) -> tuple[int, int]:
+    """Bytes of a built page's HTML and of the page's own (non-theme) assets."""
+    return (site / page).stat().st_size, sum((site / a).stat().st_size for a in assets)
+
+
+def weights(work: Path, quiz: bool) -> dict[str, tuple[int, int]]:
+    """The weight of one 75-question topic page in each kind of site."""
+    content = work / "weight-bank"
+    make_bank(content, 75, 1, 1, 1, ("en", "tr", "zh"), 3)
+    write_qbank(content, work / "weight-qbank")
+    run_mkdocs(work / "weight-qbank")
+    page = "en/field-01/topic-01/index.html"
+    result = {
+        "qbank": page_weight(
+            work / "weight-qbank/site", page, ["assets/qbank.css", "assets/qbank.js"]
+        )
+    }
+    kinds = [("plain", False)] + ([("quiz", True)] if quiz else [])
+    for kind, is_quiz in kinds:
+        project = work / f"weight-{kind}"
+        write_plain(content, project, is_quiz)
+        run_mkdocs(project)
+        site = project / "site"
+        own = [
+            p.relative_to(site).as_posix()
+            for p in site.rglob("*")
+            if p.suffix in (".css", ".js") and "quiz" in p.as_posix().lower()
+        ]
+        result[kind] = page_weight(site, page, own)
+    return result
+
+
+def run_mkdocs(project: Path) -> dict[str, float]:
+    return measure([str(BIN / "mkdocs"), "build", "-q"], project)
+
+
+# -- edit → preview ----------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(port: int, path: str) -> str | None:
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read().decode("utf-8", errors="replace")
+        return body if response.status == 200 else None
+    except OSError:
+        return None
+
+
+def edit_preview(project: Path, content: Path, edits: int) -> list[float]:
+    """Seconds from rewriting one question file to the served topic page showing it."""
+    port = _free_port()
+    log = (project / "serve.log").open("wb")
+    server = subprocess.Popen(
+        [str(BIN / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=project,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    files = sorted(content.glob("*/*/*.yaml"))
+    times: list[float] = []
+    try:
+        target = files[len(files) // 2]
+        page = f"/en/{target.parent.parent.name}/{target.parent.name}/"
+        deadline = time.monotonic() + 3600
+        while _get(port, page) is None:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"mkdocs serve did not start; see {project / 'serve.log'}")
+            time.sleep(0.5)
+        original = target.read_text("utf-8")
+        for n in range(edits):
+            marker = f"Benchedit{n}x{os.getpid()}"
+            text = original.replace("  en: |\n    ", f"  en: |\n    {marker} ", 1)
+            time.sleep(1.0)  # let the watcher settle after the previous rebuild
+            start = time.perf_counter()
+            target.write_text(text, "utf-8")
+            while True:
+                body = _get(port, page)
+                if body is not None and marker in body:
+                    break
+                if time.perf_counter() - start > 600:
+                    raise SystemExit("the served page never showed the edit")
+                time.sleep(0.02)
+            times.append(time.perf_counter() - start)
+        target.write_text(original, "utf-8")
+    finally:
+        server.terminate()
+        server.wait(30)
+        log.close()
+    return times
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def _row(name: str, figures: dict[str, float]) -> str:
+    return f"  {name:<44} {figures['seconds']:>9.2f} s {figures['mib']:>9.0f} MiB"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=3000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/qbank-bench"))
+    parser.add_argument("--skip-quiz", action="store_true", help="leave out mkdocs-quiz (e)")
+    parser.add_argument("--skip-serve", action="store_true", help="leave out edit → preview")
+    parser.add_argument("--edits", type=int, default=3, help="edits timed under mkdocs serve")
+    parser.add_argument("--search-bench", action="store_true", help="also run bench_search.py")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    args = parser.parse_args(argv)
+    work: Path = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    quiz = not args.skip_quiz
+    if quiz:
+        try:
+            import mkdocs_quiz  # noqa: F401
+        except ImportError:
+            print("mkdocs-quiz is not installed (pip install -e '.[bench]'): skipping (e)")
+            quiz = False
+    content = work / f"bank-{args.questions}"
+    stamp = content / ".bench-stamp"
+    if not stamp.is_file():
+        make_bank(content, args.questions)
+        stamp.write_text("ok")
+    print(f"bank: {args.questions} questions in en, tr, zh ({content}); runs: {args.runs}")
+    figures: dict[str, Any] = {"questions": args.questions, "runs": args.runs}
+
+    figures["validate"] = median_of(
+        args.runs, lambda _: measure([str(BIN / "qbank"), "validate", str(content)], work)
+    )
+    print(_row("(a) qbank validate", figures["validate"]), flush=True)
+    parse = (
+        "import sys, pathlib, yaml\n"
+        "for p in sorted(pathlib.Path(sys.argv[1]).rglob('*.yaml')):\n"
+        "    yaml.load(p.read_bytes(), Loader=yaml.CSafeLoader)\n"
+    )
+    figures["parse"] = median_of(
+        args.runs, lambda _: measure([sys.executable, "-c", parse, str(content)], work)
+    )
+    print(_row("(b) parse only (yaml.CSafeLoader)", figures["parse"]), flush=True)
+
+    project = work / f"qbank-{args.questions}"
+    write_qbank(content, project)
+    digests: list[dict[str, str]] = []
+
+    def qbank_build(_: int) -> dict[str, float]:
+        result = run_mkdocs(project)
+        digests.append(tree_digest(project / "site"))
+        return result
+
+    figures["qbank"] = median_of(args.runs, qbank_build)
+    print(_row("(c) qbank build, 3 locales + Pagefind", figures["qbank"]), flush=True)
+    differing = sorted(
+        path
+        for path in set(digests[0]) | set(digests[-1])
+        if digests[0].get(path) != digests[-1].get(path)
+    )
+    figures["identical"] = not differing
+    figures["differing"] = differing[:20]
+
+    kinds = [("plain", False, "(d) plain Material + its search")]
+    if quiz:
+        kinds.append(("quiz", True, "(e) mkdocs-quiz + Material search"))
+    site_files = {"qbank": (project / "site", "pagefind")}
+    for kind, is_quiz, label in kinds:
+        baseline = work / f"{kind}-{args.questions}"
+        write_plain(content, baseline, is_quiz)
+        figures[kind] = median_of(args.runs, lambda _, b=baseline: run_mkdocs(b))  # type: ignore[misc]
+        print(_row(label, figures[kind]), flush=True)
+        site_files[kind] = (baseline / "site", "search/search_index.json")
+
+    c, d = figures["qbank"]["seconds"], figures["plain"]["seconds"]
+    print(f"  ratio c/d (qbank / plain Material): {c / d:.2f}")
+    if quiz:
+        print(f"  ratio c/e (qbank / mkdocs-quiz):    {c / figures['quiz']['seconds']:.2f}")
+    a, b = figures["validate"]["seconds"], figures["parse"]["seconds"]
+    print(f"  ratio a/b (validate / parse only):  {a / b:.2f}")
+    print(f"  two qbank builds byte-identical: {'yes' if not differing else 'NO'}")
+    for path in differing[:10]:
+        print(f"    differs: {path}")
+
+    search = {}
+    for kind, (site, index) in site_files.items():
+        search[kind] = (
+            folder_bytes(site / index)
+            if (site / index).is_dir()
+            else ((site / index).stat().st_size if (site / index).exists() else 0)
+        )
+    figures["search_bytes"] = search
+    print(
+        "  search index on disk: " + ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in search.items())
+    )
+
+    figures["weight"] = weights(work, quiz)
+    plain_total = sum(figures["weight"]["plain"])
+    for kind, (html_bytes, own) in figures["weight"].items():
+        total = html_bytes + own
+        print(
+            f"  75-question topic page, {kind:<5}: {html_bytes / 1024:7.0f} KiB HTML"
+            f" + {own / 1024:5.0f} KiB own assets = {total / plain_total:.2f} x plain"
+        )
+
+    if not args.skip_serve:
+        times = edit_preview(project, content, args.edits)
+        figures["edit_preview"] = times
+        print(
+            "  edit → preview under mkdocs serve: median "
+            f"{statistics.median(times):.2f} s ({', '.join(f'{t:.2f}' for t in times)})"
+        )
+    if args.search_bench:
+        out = work / "search.json"
+        subprocess.run(
+            [sys.executable, str(HERE / "bench_search.py"), "--questions", str(args.questions),
+             "--json", str(out)],
+            check=True,
+        )  # fmt: skip
+        figures["search_bench"] = json.loads(out.read_text("utf-8"))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
