@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
+from xml.sax.saxutils import escape
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -161,8 +162,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         material_search = config.plugins.get("material/search")
         if material_search is not None:
             material_search.config["enabled"] = False
+        # Material fetches <link>/sitemap.xml per alternate (qbank writes them) and sends any
+        # click on a link under "<link>/" to that locale's home: naming the locale's
+        # index.html (no link lies under it) keeps the switcher on the same page.
         config.extra["alternate"] = [
-            {"name": strings_for(loc)["language_name"], "link": f"{loc}/", "lang": loc}
+            {"name": strings_for(loc)["language_name"], "link": f"{loc}/index.html", "lang": loc}
             for loc in shared.bank.catalog.locales
         ]
         overrides = str(TEMPLATES / "overrides")
@@ -290,6 +294,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 shutil.copytree(
                     Path(folder) / locale, Path(config.site_dir) / locale, dirs_exist_ok=True
                 )
+        _write_locale_sitemaps(self.shared.site, config)
         try:
             report = index_site_after_build(Path(config.site_dir))
         except SearchIndexError as error:
@@ -350,3 +355,20 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         server.watch(str(self.content_root))
         server.watch(str(TEMPLATES))
         return server
+
+
+def _write_locale_sitemaps(site: RenderedSite, config: MkDocsConfig) -> None:
+    """Write ``<locale>/sitemap.xml``: the locale's generated pages, sorted, without dates."""
+    root = config.site_url or "/"
+    for locale in site.nav:
+        urls = []
+        for path in sorted(p for p in site.pages if p.startswith(f"{locale}/")):
+            folder = path.removesuffix("index.md")
+            urls.append(urljoin(root, folder if config.use_directory_urls else path[:-3] + ".html"))
+        body = "".join(f"<url><loc>{escape(url)}</loc></url>\n" for url in urls)
+        (Path(config.site_dir) / locale / "sitemap.xml").write_text(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            f"{body}</urlset>\n",
+            encoding="utf-8",
+        )
