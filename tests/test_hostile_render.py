@@ -1,8 +1,8 @@
 """Fuzzing the render path: any Markdown, valid or not, becomes HTML that cannot run code.
 
 Random text built from the pieces attacks are made of (tags, handlers, schemes, entities,
-Markdown link and code syntax) goes through ``qbank.markup.to_html`` and through a whole
-question's HTML (``qbank.render``); the result is parsed, not searched as a string.
+Markdown link and code syntax) goes through ``qbank.markup.to_html``, the one function every
+question text passes on its way into a page; the result is parsed, not searched as a string.
 """
 
 from __future__ import annotations
