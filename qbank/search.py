@@ -25,12 +25,15 @@ This module is part of the core: it never imports MkDocs.
 
 from __future__ import annotations
 
-import asyncio
 import atexit
+import base64
 import html
+import io
+import json
 import logging
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 from collections import Counter
@@ -48,8 +51,6 @@ log = logging.getLogger(__name__)
 
 OUTPUT = "pagefind"
 """The folder of the site that holds the index and pagefind.js."""
-BATCH = 256
-"""Documents in flight to the Pagefind service at once."""
 EXCLUDE = (".qb-links",)
 """Parts of a question never indexed besides those marked ``data-pagefind-ignore`` in the
 template: the permalink / edit / report links would make every question match "edit"."""
@@ -208,19 +209,112 @@ class SearchIndexError(Exception):
     """Pagefind could not index the site (binary missing or a failed run)."""
 
 
-async def _write(records: list[SearchRecord], output: Path) -> None:
-    from pagefind.index import IndexConfig, PagefindIndex
+class _Service:
+    """A small client of ``pagefind --service``, the binary of the ``pagefind`` package (the
+    extended build when ``pagefind[extended]`` is installed).
 
-    async with PagefindIndex(
-        IndexConfig(output_path=str(output), exclude_selectors=list(EXCLUDE))
-    ) as index:
-        for start in range(0, len(records), BATCH):
-            await asyncio.gather(
-                *(
-                    index.add_html_file(content=record.html, url=record.url)
-                    for record in records[start : start + BATCH]
-                )
+    It speaks the protocol of the package's own asyncio wrapper (base64 JSON messages, each
+    ending with a comma) but streams: the wrapper polls one response per 0.1 s, so 90,000
+    questions would take hours; here a thread writes the requests while the responses are
+    read as they come.
+    """
+
+    def __init__(self) -> None:
+        from pagefind.service import get_executable
+
+        binary = get_executable()
+        if binary is None:
+            raise SearchIndexError(
+                "the Pagefind binary was not found; install qbank's dependency 'pagefind[extended]'"
             )
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115  (closed by close())
+        self.process = subprocess.Popen(
+            [str(binary), "--service"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+        )
+        self.sent = 0
+        self.buffer = b""
+
+    def _send(self, payload: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.sent += 1
+        message = json.dumps({"message_id": self.sent, "payload": payload}).encode("utf-8")
+        self.process.stdin.write(base64.b64encode(message) + b",")
+
+    def _receive(self) -> dict[str, Any]:
+        stdout = self.process.stdout
+        assert isinstance(stdout, io.BufferedReader)
+        while b"," not in self.buffer:
+            chunk = stdout.read1(1 << 16)
+            if not chunk:
+                self.errors.seek(0)
+                output = self.errors.read().decode("utf-8", "replace").strip()
+                raise SearchIndexError(f"Pagefind stopped unexpectedly: {output or 'no output'}")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b",", 1)
+        payload: dict[str, Any] = json.loads(base64.b64decode(message))["payload"]
+        if payload.get("type") == "Error":
+            raise SearchIndexError(f"Pagefind: {payload.get('message')}")
+        return payload
+
+    def call(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and wait for its response."""
+        assert self.process.stdin is not None
+        self._send(payload)
+        self.process.stdin.flush()
+        return self._receive()
+
+    def add_files(self, index_id: int, records: list[SearchRecord]) -> None:
+        """Add every record's document to the index, streaming."""
+
+        def write() -> None:
+            assert self.process.stdin is not None
+            try:
+                for record in records:
+                    self._send(
+                        {
+                            "type": "AddFile",
+                            "index_id": index_id,
+                            "file_path": None,
+                            "url": record.url,
+                            "file_contents": record.html,
+                        }
+                    )
+                self.process.stdin.flush()
+            except OSError:  # the binary died; the reader reports why
+                pass
+
+        writer = threading.Thread(target=write, name="qbank-pagefind-writer", daemon=True)
+        writer.start()
+        try:
+            for _ in records:
+                self._receive()
+        finally:
+            writer.join()
+
+    def close(self) -> None:
+        """End the service."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.errors.close()
+
+
+def _write(records: list[SearchRecord], output: Path) -> None:
+    service = _Service()
+    try:
+        config = {"exclude_selectors": list(EXCLUDE)}
+        index_id = service.call({"type": "NewIndex", "config": config})["index_id"]
+        service.add_files(index_id, records)
+        service.call({"type": "WriteFiles", "index_id": index_id, "output_path": str(output)})
+    finally:
+        service.close()
 
 
 def write_index(site_dir: Path, output: Path | None = None) -> IndexReport:
@@ -233,14 +327,9 @@ def write_index(site_dir: Path, output: Path | None = None) -> IndexReport:
     if output.exists():
         shutil.rmtree(output)
     try:
-        asyncio.run(_write(records, output))
-    except FileNotFoundError as error:
-        raise SearchIndexError(
-            f"the Pagefind binary was not found ({error}); install qbank's dependency "
-            "'pagefind[extended]'"
-        ) from None
-    except Exception as error:  # the service reports failures as plain exceptions
-        raise SearchIndexError(f"Pagefind could not index {site_dir}: {error}") from error
+        _write(records, output)
+    except OSError as error:
+        raise SearchIndexError(f"Pagefind could not index {site_dir}: {error}") from None
     return report
 
 
