@@ -109,23 +109,58 @@ def _image_rewriter(image_prefix: str) -> Callable[[str, str, str], str | None]:
     return rewrite
 
 
-def sanitize(fragment: str, image_prefix: str = "") -> str:
-    """Clean an HTML fragment to the allowlist; relative image sources get ``image_prefix``."""
-    return str(
-        nh3.clean(
-            fragment,
-            tags=set(ALLOWED_TAGS),
-            attributes=ALLOWED_ATTRIBUTES,
-            url_schemes=set(URL_SCHEMES),
-            attribute_filter=_image_rewriter(image_prefix),
-            link_rel="noopener noreferrer",
-        )
+@lru_cache(maxsize=4096)
+def _cleaner(image_prefix: str) -> nh3.Cleaner:
+    # One Cleaner per image prefix: building the allowlist per call costs 50x the cleaning.
+    return nh3.Cleaner(
+        tags=set(ALLOWED_TAGS),
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes=set(URL_SCHEMES),
+        attribute_filter=_image_rewriter(image_prefix),
+        link_rel="noopener noreferrer",
     )
 
 
-@lru_cache(maxsize=65536)
+def sanitize(fragment: str, image_prefix: str = "") -> str:
+    """Clean an HTML fragment to the allowlist; relative image sources get ``image_prefix``."""
+    return str(_cleaner(image_prefix).clean(fragment))
+
+
+# Characters that may start Markdown or HTML syntax anywhere in a line, and line starts that
+# open a block (list, heading, quote, setext underline, indented code).
+_PROSE_SPECIAL = re.compile(r"[\\`*_\[\]{}<>&#|~$^]")
+_BLOCK_START = re.compile(r"^(?:[-+=\s]|\d+[.)])")
+
+
+def prose_html(text: str) -> str | None:
+    """The HTML of a text that is plain prose (paragraphs, no Markdown syntax), else None.
+
+    Such a text converts to ``<p>`` per paragraph with nothing to escape or sanitize, so it
+    skips Python-Markdown and nh3; ``tests/test_markup_fast_path.py`` checks the result is
+    the same as the full conversion.
+    """
+    if _PROSE_SPECIAL.search(text):
+        return None
+    paragraphs: list[list[str]] = [[]]
+    for line in text.split("\n"):
+        if not line.strip():
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        if not line.isprintable() or line[-1] == " " or _BLOCK_START.match(line):
+            return None
+        paragraphs[-1].append(line)
+    return "\n".join("<p>" + "\n".join(lines) + "</p>" for lines in paragraphs if lines)
+
+
 def to_html(text: str, image_prefix: str = "") -> str:
     """Safe HTML for one Markdown text; relative image paths are prefixed by ``image_prefix``."""
+    prose = prose_html(text)
+    return prose if prose is not None else _converted(text, image_prefix)
+
+
+@lru_cache(maxsize=262144)  # texts with markup; kept across `mkdocs serve` rebuilds
+def _converted(text: str, image_prefix: str) -> str:
     md = _converter()
     md.reset()
     produced = md.convert(text)
