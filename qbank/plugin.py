@@ -11,11 +11,14 @@ rendered once and shared with the derived builds.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import os
 import re
 import shutil
+import signal
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +39,14 @@ from mkdocs.utils import CountHandler
 from qbank import publish
 from qbank.bank import Bank, load_bank
 from qbank.problems import ContentError
-from qbank.render import TEMPLATES, RenderedSite, RenderOptions, render_site, strings_for
+from qbank.render import (
+    PLACEHOLDER,
+    TEMPLATES,
+    RenderedSite,
+    RenderOptions,
+    render_site,
+    strings_for,
+)
 from qbank.search import SearchIndexError, index_site_after_build, search_settings
 
 log = logging.getLogger("mkdocs.plugins.qbank")
@@ -106,6 +116,7 @@ class _Shared:
 
 
 _handoff: _Shared | None = None
+_PLACEHOLDER = re.compile("<p>" + re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)") + "</p>")
 
 
 def _escaped_nav(nav: Any) -> Any:
@@ -126,6 +137,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.repo_path = "content"
         self.folder_url = ""
         self.derived = False
+        self.locale_builds: dict[str, tuple[int, Path]] = {}  # locale → (pid, its folder)
         self.command = ""  # the mkdocs command (build, serve, gh-deploy) when known
         self.staging: Path | None = None  # where a build writes before it is published
         self.site_dir: Path | None = None  # the site the staging folder replaces
@@ -213,7 +225,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def _render_options(self, config: MkDocsConfig) -> RenderOptions:
         if not config.repo_url:
-            return RenderOptions(content_dir=self.repo_path)
+            return RenderOptions(content_dir=self.repo_path, placeholders=True)
         repo = config.repo_url.rstrip("/") + "/"
         written = any("edit_uri" in user for user in config.user_configs)
         edit_root = f"edit/{self._branch(config)}/"
@@ -228,6 +240,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             report_url=urljoin(repo, "issues/new"),
             report_template=str(self.config.report_template),
             content_dir=self.repo_path,
+            placeholders=True,
         )
 
     # -- files and pages ---------------------------------------------------------------------
@@ -247,7 +260,19 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 self._add(files, File.generated(config, path, content=data))
         for asset in ASSETS:
             self._add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
+        if not self.derived and self.command != "serve":
+            self._start_locales(config)
         return files
+
+    @event_priority(100)  # before any other plugin reads the page's HTML
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """Put each question's HTML where its placeholder is (Markdown never parses it)."""
+        if self.shared is None or "qbank:question:" not in html:
+            return html
+        blocks = self.shared.site.blocks
+        return _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
 
     @staticmethod
     def _add(files: Files, file: File) -> None:
@@ -269,31 +294,93 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     # -- the other locales ---------------------------------------------------------------------
 
+    def _derived_build(self, locale: str, config: MkDocsConfig, folder: Path) -> None:
+        """Build one other locale's pages into ``folder`` (its ``<locale>/`` tree)."""
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+
+        assert self.shared is not None
+        global _handoff
+        derived = load_config(
+            config_file=config.config_file_path,
+            site_dir=str(folder),
+            site_url=config.site_url,
+            use_directory_urls=config.use_directory_urls,
+            strict=config.strict,
+        )
+        _handoff = _Shared(self.shared.bank, self.shared.site, locale)
+        try:
+            build(derived)
+        finally:
+            _handoff = None
+
+    def _start_locales(self, config: MkDocsConfig) -> None:
+        """Fork one process per other locale; they build while this one builds its own.
+
+        The children share the loaded bank and the rendered pages (fork, copy-on-write) and
+        write into folders beside the site; ``_build_locales`` waits for them and renames
+        each ``<locale>/`` into place (no copy).
+        """
+        assert self.shared is not None
+        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+            return
+        parent = Path(config.site_dir).resolve().parent
+        for locale in self.shared.bank.catalog.locales[1:]:
+            folder = Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            pid = os.fork()
+            if pid == 0:  # the child: build, report by exit status, never return into MkDocs
+                status = 1
+                try:
+                    self._derived_build(locale, config, folder)
+                    status = 0
+                except BaseException as error:  # reported through the exit status
+                    log.error("qbank: the %s build failed: %s", locale, error)
+                finally:
+                    for stream in (sys.stdout, sys.stderr):
+                        stream.flush()
+                    os._exit(status)
+            self.locale_builds[locale] = (pid, folder)
+
+    def _stop_locales(self) -> None:
+        """End the locale builds this process started (after a failure) and drop their output."""
+        for pid, folder in self.locale_builds.values():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+            shutil.rmtree(folder, ignore_errors=True)
+        self.locale_builds = {}
+
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site."""
         if self.derived or self.shared is None:
             return
-        from mkdocs.commands.build import build
-        from mkdocs.config import load_config
-
-        global _handoff
+        site_dir = Path(config.site_dir)
+        failed = []
         for locale in self.shared.bank.catalog.locales[1:]:
-            with tempfile.TemporaryDirectory(prefix="qbank-") as folder:
-                derived = load_config(
-                    config_file=config.config_file_path,
-                    site_dir=folder,
-                    site_url=config.site_url,
-                    use_directory_urls=config.use_directory_urls,
-                    strict=config.strict,
-                )
-                _handoff = _Shared(self.shared.bank, self.shared.site, locale)
-                try:
-                    build(derived)
-                finally:
-                    _handoff = None
-                shutil.copytree(
-                    Path(folder) / locale, Path(config.site_dir) / locale, dirs_exist_ok=True
-                )
+            started = self.locale_builds.pop(locale, None)
+            if started is None:  # serve, or no fork: build here, one locale after the other
+                folder = Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-"))
+                self._derived_build(locale, config, folder)
+            else:
+                pid, folder = started
+                _, status = os.waitpid(pid, 0)
+                if os.waitstatus_to_exitcode(status) != 0:
+                    failed.append(locale)
+                    shutil.rmtree(folder, ignore_errors=True)
+                    continue
+            target = site_dir / locale
+            if target.exists():
+                shutil.rmtree(target)
+            try:
+                (folder / locale).replace(target)  # same file system: a rename
+            except OSError:
+                shutil.copytree(folder / locale, target)
+            shutil.rmtree(folder, ignore_errors=True)
+        if failed:
+            self._stop_locales()
+            raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
         _write_locale_sitemaps(self.shared.site, config)
         try:
             report = index_site_after_build(Path(config.site_dir))
@@ -341,6 +428,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def on_build_error(self, *, error: Exception) -> None:
         """Drop the staging folder: the previous site stays exactly as it was."""
+        self._stop_locales()
         if self.warnings is not None:
             logging.getLogger("mkdocs").removeHandler(self.warnings)
             self.warnings = None

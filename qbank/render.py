@@ -54,6 +54,9 @@ class RenderOptions:
     report_template: str = "question-problem.yml"
     content_dir: str = "content"  # the bank's folder inside the repository
     locales: tuple[str, ...] = ()  # which locales to render; empty means all
+    # Pages hold a placeholder line per question instead of its HTML (``RenderedSite.blocks``
+    # holds the HTML): a publisher swaps them in after Markdown, which never parses them.
+    placeholders: bool = False
 
 
 @dataclass
@@ -64,6 +67,11 @@ class RenderedSite:
     files: dict[str, bytes] = field(default_factory=dict)
     nav: dict[str, list[Any]] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # locale → site title
+    blocks: list[str] = field(default_factory=list)  # question HTML by placeholder number
+
+
+PLACEHOLDER = "qbank:question:{}:end"
+"""The line that stands for ``RenderedSite.blocks[n]`` when ``RenderOptions.placeholders``."""
 
 
 @cache
@@ -221,6 +229,13 @@ class _Renderer:
         ]
         attributes.append('data-pagefind-ignore="all"' if copy else "data-pagefind-body")
         return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
+
+    def block(self, site: RenderedSite, question_html: str) -> str:
+        """What a page shows for a question: its HTML, or a placeholder for it."""
+        if not self.options.placeholders:
+            return question_html
+        site.blocks.append(question_html)
+        return PLACEHOLDER.format(len(site.blocks) - 1)
 
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
         """The Markdown heading that puts a question in the table of contents."""
@@ -392,7 +407,10 @@ class _Renderer:
             topic=topic_key,
             folder=f"{field_key}/{topic_key}",
             level_names=self._level_names_json(locale),
-            questions=[(self.heading(e, locale), self.question_html(e, locale)) for e in here],
+            questions=[
+                (self.heading(e, locale), self.block(site, self.question_html(e, locale)))
+                for e in here
+            ],
             missing=missing,
             missing_count=len(entries) - len(here),
         )
@@ -418,7 +436,10 @@ class _Renderer:
                         "name": self.bank.name(topic.name, locale),
                         "key": topic_key,
                         "questions": [
-                            (self.heading(e, locale, 3), self.question_html(e, locale, copy=True))
+                            (
+                                self.heading(e, locale, 3),
+                                self.block(site, self.question_html(e, locale, copy=True)),
+                            )
                             for e in chosen
                         ],
                     }
