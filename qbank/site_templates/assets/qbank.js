@@ -535,6 +535,11 @@
     var stage = el("div", { class: "qb-stage" });
     var controls = el("div", { class: "qb-practice-controls" });
     var levelSelect = box.querySelector("select.qb-practice-level");
+    var wanted = new URLSearchParams(location.search).get("level");
+    if (levelSelect && wanted) {
+      levelSelect.value = wanted;
+      if (levelSelect.selectedIndex < 0) levelSelect.selectedIndex = 0;
+    }
     var count = el("label", { class: "qb-filter" }, t("count") + " ");
     var n = el("input", { type: "number", min: "1", max: "100", value: box.getAttribute("data-count") || "20",
       class: "qb-practice-count" });
