@@ -37,6 +37,7 @@ from qbank.translations import stale_problems
 
 CATALOG_FILE = "catalog.yaml"
 NEAR_DUPLICATE_THRESHOLD = 0.9
+_FREQUENCY_SAMPLE = 2000  # token sets sampled to tell rare tokens from common ones
 _SLUG = re.compile(SLUG_PATTERN)
 T = TypeVar("T")
 
@@ -833,35 +834,46 @@ def near_duplicates(
     """Pairs whose token sets have Jaccard similarity ≥ ``threshold``.
 
     A prefix-filter join: sets are visited from small to large, each indexed under its
-    rarest tokens; two sets this similar must share one of those, and a set smaller than
-    ``threshold`` times the current size can never match again, so it leaves its buckets.
+    rarest tokens (one more than the classic prefix); two sets this similar must share at
+    least two of those, and a set smaller than ``threshold`` times the current size can
+    never match again, so it leaves its buckets.
     """
-    freq: Counter[str] = Counter(chain.from_iterable(tokens for _, tokens in items))
-    # One global token order, rarest first, as integer ranks (any fixed order keeps the join
-    # exact; rarest first keeps the buckets small). Ties keep first-seen order.
-    rank = {tok: r for r, tok in enumerate(sorted(freq, key=freq.__getitem__))}
+    # Any fixed global token order keeps the join exact; rare tokens first keeps the buckets
+    # small. Frequencies come from a sample: tokens it never saw (rare ones) go first in
+    # hash order, then the sampled ones from least to most frequent.
+    sample = items[:: max(1, len(items) // _FREQUENCY_SAMPLE)]
+    seen: Counter[str] = Counter(chain.from_iterable(tokens for _, tokens in sample))
+    common = frozenset(seen)
+
+    def order(tokens: frozenset[str], size: int) -> list[str]:
+        prefix = size - ceil(threshold * size) + 2
+        rare = sorted(tokens - common, key=hash)
+        if len(rare) >= prefix:
+            return rare[:prefix]
+        known = sorted(tokens & common, key=lambda t: (seen[t], hash(t)))
+        return rare + known[: prefix - len(rare)]
+
     records = sorted(
-        (len(tokens), i, sorted(map(rank.__getitem__, tokens)))
-        for i, (_, tokens) in enumerate(items)
+        (len(tokens), i, order(tokens, len(tokens))) for i, (_, tokens) in enumerate(items)
     )
     sizes = [len(tokens) for _, tokens in items]
-    index: dict[int, list[int]] = defaultdict(list)
-    starts: dict[int, int] = defaultdict(int)
-    for size, i, ordered in records:
-        prefix = size - ceil(threshold * size) + 1
+    index: dict[str, list[int]] = defaultdict(list)
+    starts: dict[str, int] = defaultdict(int)
+    for size, i, prefix_tokens in records:
         smallest = threshold * size
-        candidates: set[int] = set()
-        for tok in ordered[:prefix]:
+        shared: Counter[int] = Counter()
+        for tok in prefix_tokens:
             bucket = index[tok]
             start = starts[tok]
             while start < len(bucket) and sizes[bucket[start]] < smallest:
                 start += 1
             starts[tok] = start
-            candidates.update(bucket[start:])
+            shared.update(bucket[start:])
             bucket.append(i)
         mine = items[i][1]
-        for j in sorted(candidates):
+        for j in sorted(j for j, count in shared.items() if count >= 2):
             other = items[j][1]
-            score = len(mine & other) / len(mine | other)
+            common_count = len(mine & other)
+            score = common_count / (size + sizes[j] - common_count)
             if score >= threshold:
                 yield items[j][0], items[i][0], score

@@ -5,6 +5,8 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+import pytest
+
 from qbank.bank import near_duplicates, normalize_text, prompt_tokens
 from qbank.loader import MAX_FILE_BYTES, read_document
 
@@ -106,3 +108,35 @@ def test_near_duplicates_finds_exactly_the_similar_pairs() -> None:
     ]
     found = {(a, b) for a, b, _score in near_duplicates(items, 0.9)}
     assert found == {("a", "b")}
+
+
+@pytest.mark.parametrize("sample", [2000, 40])
+def test_near_duplicates_equals_brute_force(sample: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The join finds exactly the pairs a brute-force comparison finds, also when token
+    frequencies come from a sample."""
+    import random
+
+    monkeypatch.setattr("qbank.bank._FREQUENCY_SAMPLE", sample)
+    from itertools import combinations
+
+    rng = random.Random(3)
+    vocab = [f"t{i}" for i in range(400)]
+    weights = [1 / (r + 1) for r in range(len(vocab))]
+    items: list[tuple[int, frozenset[str]]] = []
+    for n in range(600):
+        if n % 4 == 3:  # a mutated copy of an earlier set
+            base = set(items[rng.randrange(len(items))][1])
+            for _ in range(rng.randint(0, 3)):
+                base.discard(rng.choice(sorted(base)))
+            base.update(rng.choices(vocab, k=rng.randint(0, 3)))
+            items.append((n, frozenset(base)))
+        else:
+            items.append((n, frozenset(rng.choices(vocab, weights, k=rng.randint(5, 60)))))
+    brute = {
+        (a, b) if a < b else (b, a)
+        for (a, x), (b, y) in combinations(items, 2)
+        if len(x & y) / len(x | y) >= 0.9
+    }
+    found = {(a, b) if a < b else (b, a) for a, b, _ in near_duplicates(items, 0.9)}
+    assert len(brute) > 50
+    assert found == brute
