@@ -205,11 +205,7 @@ def _check_files(checker: _QuestionChecker, files: list[QuestionFile]) -> Iterat
     the checker without pickling it) in chunks, while this process checks the first half.
     """
     global _worker_checker
-    if (
-        len(files) < PARALLEL_FROM
-        or (os.cpu_count() or 1) < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
+    if len(files) < PARALLEL_FROM or not _can_fork():
         for item in files:
             yield checker.check(*item)
         return
@@ -766,9 +762,10 @@ def _cross_file_problems(
                     "a fresh id (`qbank new` writes one); ids are never reused",
                 )
             )
+    token_sets: dict[str, list[tuple[Entry, frozenset[str]]]] = {}
     for locale in catalog.locales:
         prompts: dict[str, Entry] = {}
-        token_sets: list[tuple[Entry, frozenset[str]]] = []
+        token_sets[locale] = []
         for entry, keys in zip(entries, prompt_keys, strict=True):
             if locale not in keys:
                 continue
@@ -787,19 +784,19 @@ def _cross_file_problems(
                 )
                 continue
             if len(tokens) >= 5:
-                token_sets.append((entry, tokens))
-        for a, b, score in near_duplicates(token_sets, NEAR_DUPLICATE_THRESHOLD):
-            problems.append(
-                _problem_in(
-                    root,
-                    prefix + b.file,
-                    b.file,
-                    ("prompt", locale),
-                    f"nearly the same prompt as {prefix + a.file} (similarity {score:.2f})",
-                    "distinct questions, or one of them removed",
-                    Severity.WARNING,
-                )
+                token_sets[locale].append((entry, tokens))
+    for locale, (a, b, score) in _near_duplicates_by_locale(token_sets):
+        problems.append(
+            _problem_in(
+                root,
+                prefix + b.file,
+                b.file,
+                ("prompt", locale),
+                f"nearly the same prompt as {prefix + a.file} (similarity {score:.2f})",
+                "distinct questions, or one of them removed",
+                Severity.WARNING,
             )
+        )
     counts = Counter((e.field, e.topic) for e in entries)
     for field_key, spec_key, topic_key in _catalog_topics(catalog):
         if not counts[field_key, topic_key]:
@@ -812,6 +809,53 @@ def _cross_file_problems(
                 )
             )
     return problems
+
+
+_worker_token_sets: dict[str, list[tuple[Entry, frozenset[str]]]] = {}
+
+
+def _pairs_in_locale(locale: str) -> list[tuple[int, int, float]]:
+    items = _worker_token_sets[locale]
+    where = {id(entry): i for i, (entry, _) in enumerate(items)}
+    return [
+        (where[id(a)], where[id(b)], score)
+        for a, b, score in near_duplicates(items, NEAR_DUPLICATE_THRESHOLD)
+    ]
+
+
+def _near_duplicates_by_locale(
+    token_sets: dict[str, list[tuple[Entry, frozenset[str]]]],
+) -> Iterator[tuple[str, tuple[Entry, Entry, float]]]:
+    """Near-duplicate prompts per locale; on a large bank the largest locale is joined in
+    a forked worker (it inherits the token sets; only index pairs come back) while this
+    process joins the others."""
+    global _worker_token_sets
+    locales = sorted(token_sets, key=lambda loc: -sum(len(t) for _, t in token_sets[loc]))
+    if len(locales) < 2 or sum(map(len, token_sets.values())) < PARALLEL_FROM or not _can_fork():
+        for locale in token_sets:
+            for found in near_duplicates(token_sets[locale], NEAR_DUPLICATE_THRESHOLD):
+                yield locale, found
+        return
+    _worker_token_sets = token_sets
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            future = pool.submit(_pairs_in_locale, locales[0])
+            results = {
+                locale: list(near_duplicates(token_sets[locale], NEAR_DUPLICATE_THRESHOLD))
+                for locale in locales[1:]
+            }
+            items = token_sets[locales[0]]
+            results[locales[0]] = [(items[i][0], items[j][0], sc) for i, j, sc in future.result()]
+    finally:
+        _worker_token_sets = {}
+    for locale in token_sets:
+        for found in results[locale]:
+            yield locale, found
+
+
+def _can_fork() -> bool:
+    return (os.cpu_count() or 1) >= 2 and "fork" in multiprocessing.get_all_start_methods()
 
 
 def _problem_in(

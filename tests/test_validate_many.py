@@ -101,3 +101,21 @@ def test_twenty_broken_files_subprocess(broken_bank: Path) -> None:
     assert "Traceback" not in proc.stderr
     _check(proc.stdout)
     assert proc.stderr.endswith(" error(s), 0 warning(s)\n")
+
+
+def test_parallel_check_reports_the_same(
+    broken_bank: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large bank is checked in two processes; the problems are the same as in one."""
+    from qbank.bank import check_bank
+
+    prompts = [" ".join(f"w{n}x{i}" for i in range(20)) for n in range(5)]
+    prompts.append(prompts[4] + " extra")  # 20/21 of the words of the one before
+    for n, prompt in enumerate(prompts):  # valid questions, two of them near-duplicates
+        text = _question(3000 + n, _choice(prompt)).decode()
+        (broken_bank / TOPIC / f"ok-{n}.yaml").write_text(text, encoding="utf-8")
+    sequential = check_bank(broken_bank)[1]
+    monkeypatch.setattr("qbank.bank.PARALLEL_FROM", 2)
+    parallel = check_bank(broken_bank)[1]
+    assert sorted(parallel) == sorted(sequential)
+    assert any("nearly the same prompt" in p.message for p in parallel)
