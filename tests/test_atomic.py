@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import QUESTIONS, build_site, write_small_bank
+from sitebuild import QUESTIONS, build_site, write_small_bank
 
 from qbank.publish import STAGING_PREFIX, discard, publish, stage
 

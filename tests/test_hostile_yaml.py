@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import write_small_bank
+from sitebuild import write_small_bank
 
 from qbank.bank import check_bank
 from qbank.cli import main

@@ -139,7 +139,7 @@ def test_seed_interview(tmp_path: Path) -> None:
 
 
 def test_all_seeds_into_one_bank_idempotent_and_builds(tmp_path: Path) -> None:
-    from conftest import build_site
+    from sitebuild import build_site
 
     content = tmp_path / "content"
     runs = [

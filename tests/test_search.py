@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import QUESTIONS, build_site, write_small_bank
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from sitebuild import QUESTIONS, build_site, write_small_bank
 
 from qbank.search import index_site_after_build, live_index, site_records, write_index
 

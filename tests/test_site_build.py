@@ -9,8 +9,8 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import yaml
-from conftest import QUESTIONS, build_site, write_small_bank
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from sitebuild import QUESTIONS, build_site, write_small_bank
 
 LOCALES = ("en", "tr", "zh")
 SITE_URL = "https://example.org/bank/"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, build_site, write_small_bank
 from selectolax.lexbor import LexborHTMLParser
+from sitebuild import ROOT, build_site, write_small_bank
 
 from qbank.bank import load_bank
 from qbank.cli import main

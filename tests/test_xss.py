@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import build_site
+from sitebuild import build_site
 
 import qbank.bank
 from qbank.bank import check_bank

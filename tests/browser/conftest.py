@@ -13,24 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def _shared_conftest() -> Any:
-    """``tests/conftest.py`` as a module (tests/ is not a package)."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("qbank_tests_shared", path)
-    assert spec
-    assert spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_shared = _shared_conftest()
-build_site = _shared.build_site
-write_small_bank = _shared.write_small_bank
+from sitebuild import build_site, write_small_bank
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import build_site
+from sitebuild import build_site
 
 import qbank.bank
 
