@@ -718,24 +718,30 @@ def _texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:
         yield ("options", key), texts
 
 
-_SPACE = re.compile(r"\s+")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[^\W_]+")
 
 
 def normalize_text(text: str) -> str:
     """Compare texts ignoring case, width and spacing."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return " ".join(text.casefold().split())
 
 
 def prompt_tokens(norm: str) -> frozenset[str]:
     """The token set of a normalized text: words, and for Chinese and Japanese (written
     without spaces) overlapping character pairs, which tell texts apart far better than
     single characters."""
+    if norm.isascii():
+        return frozenset(_WORD.findall(norm))
     tokens: set[str] = set()
     for run in _CJK_RUN.findall(norm):
-        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-    tokens.update(_WORD.findall(_CJK_RUN.sub(" ", norm)))
+        if len(run) == 1:
+            tokens.add(run)
+        else:
+            tokens.update(map(str.__add__, run, run[1:]))
+    tokens.update(_WORD.findall(_CJK_RUN.sub(" ", norm) if tokens else norm))
     return frozenset(tokens)
 
 
@@ -888,13 +894,14 @@ def near_duplicates(
     sample = items[:: max(1, len(items) // _FREQUENCY_SAMPLE)]
     seen: Counter[str] = Counter(chain.from_iterable(tokens for _, tokens in sample))
     common = frozenset(seen)
+    common_rank = {t: r for r, t in enumerate(sorted(seen, key=lambda t: (seen[t], hash(t))))}
 
     def order(tokens: frozenset[str], size: int) -> list[str]:
         prefix = size - ceil(threshold * size) + 2
         rare = sorted(tokens - common, key=hash)
         if len(rare) >= prefix:
             return rare[:prefix]
-        known = sorted(tokens & common, key=lambda t: (seen[t], hash(t)))
+        known = sorted(tokens & common, key=common_rank.__getitem__)
         return rare + known[: prefix - len(rare)]
 
     records = sorted(
