@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -323,7 +323,7 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
             )
             return None
         try:
-            return builder(node)
+            return builder(cast(yaml.ScalarNode, node))
         except ValueError:  # e.g. an integer of thousands of digits
             doc.problems.append(
                 _node_problem(doc, node, key, "not a usable number", "a small number or text")
