@@ -12,7 +12,7 @@ import os
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,6 +40,7 @@ NEAR_DUPLICATE_THRESHOLD = 0.9
 _FREQUENCY_SAMPLE = 2000  # token sets sampled to tell rare tokens from common ones
 _SLUG = re.compile(SLUG_PATTERN)
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,10 @@ PARALLEL_FROM = 2000
 _worker_checker: _QuestionChecker | None = None
 
 QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
-PromptKeys = dict[str, tuple[str, frozenset[str]]]  # locale -> normalized prompt, its tokens
+# locale -> hash of the normalized prompt, hashes of its tokens (ints: a third of the memory
+# of the strings, and cheap to send back from the worker; the worker is forked, so hashes
+# agree).
+PromptKeys = dict[str, tuple[int, frozenset[int]]]
 Checked = tuple["Entry | None", list[Problem], PromptKeys]
 
 
@@ -488,7 +492,7 @@ class _QuestionChecker:
         keys = {}
         for locale, text in question.prompt.items():
             norm = normalize_text(text)
-            keys[locale] = (norm, prompt_tokens(norm))
+            keys[locale] = (hash(norm), frozenset(map(hash, prompt_tokens(norm))))
         return entry, doc.problems + stale_problems(doc, question, self.locales), keys
 
     def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
@@ -768,16 +772,18 @@ def _cross_file_problems(
                     "a fresh id (`qbank new` writes one); ids are never reused",
                 )
             )
-    token_sets: dict[str, list[tuple[Entry, frozenset[str]]]] = {}
+    token_sets: dict[str, list[tuple[Entry, frozenset[int]]]] = {}
     for locale in catalog.locales:
-        prompts: dict[str, Entry] = {}
+        prompts: dict[int, Entry] = {}
         token_sets[locale] = []
         for entry, keys in zip(entries, prompt_keys, strict=True):
             if locale not in keys:
                 continue
             norm, tokens = keys[locale]
             other = prompts.setdefault(norm, entry)
-            if other is not entry:
+            if other is not entry and normalize_text(
+                other.question.prompt[locale]
+            ) == normalize_text(entry.question.prompt[locale]):
                 problems.append(
                     _problem_in(
                         root,
@@ -817,7 +823,7 @@ def _cross_file_problems(
     return problems
 
 
-_worker_token_sets: dict[str, list[tuple[Entry, frozenset[str]]]] = {}
+_worker_token_sets: dict[str, list[tuple[Entry, frozenset[int]]]] = {}
 
 
 def _pairs_in_locale(locale: str) -> list[tuple[int, int, float]]:
@@ -830,7 +836,7 @@ def _pairs_in_locale(locale: str) -> list[tuple[int, int, float]]:
 
 
 def _near_duplicates_by_locale(
-    token_sets: dict[str, list[tuple[Entry, frozenset[str]]]],
+    token_sets: dict[str, list[tuple[Entry, frozenset[int]]]],
 ) -> Iterator[tuple[str, tuple[Entry, Entry, float]]]:
     """Near-duplicate prompts per locale; on a large bank the largest locale is joined in
     a forked worker (it inherits the token sets; only index pairs come back) while this
@@ -879,7 +885,7 @@ def _problem_in(
 
 
 def near_duplicates(
-    items: list[tuple[T, frozenset[str]]], threshold: float
+    items: list[tuple[T, frozenset[K]]], threshold: float
 ) -> Iterator[tuple[T, T, float]]:
     """Pairs whose token sets have Jaccard similarity ≥ ``threshold``.
 
@@ -892,11 +898,11 @@ def near_duplicates(
     # small. Frequencies come from a sample: tokens it never saw (rare ones) go first in
     # hash order, then the sampled ones from least to most frequent.
     sample = items[:: max(1, len(items) // _FREQUENCY_SAMPLE)]
-    seen: Counter[str] = Counter(chain.from_iterable(tokens for _, tokens in sample))
+    seen: Counter[K] = Counter(chain.from_iterable(tokens for _, tokens in sample))
     common = frozenset(seen)
     common_rank = {t: r for r, t in enumerate(sorted(seen, key=lambda t: (seen[t], hash(t))))}
 
-    def order(tokens: frozenset[str], size: int) -> list[str]:
+    def order(tokens: frozenset[K], size: int) -> list[K]:
         prefix = size - ceil(threshold * size) + 2
         rare = sorted(tokens - common, key=hash)
         if len(rare) >= prefix:
@@ -908,8 +914,8 @@ def near_duplicates(
         (len(tokens), i, order(tokens, len(tokens))) for i, (_, tokens) in enumerate(items)
     )
     sizes = [len(tokens) for _, tokens in items]
-    index: dict[str, list[int]] = defaultdict(list)
-    starts: dict[str, int] = defaultdict(int)
+    index: dict[K, list[int]] = defaultdict(list)
+    starts: dict[K, int] = defaultdict(int)
     for size, i, prefix_tokens in records:
         smallest = threshold * size
         shared: Counter[int] = Counter()
