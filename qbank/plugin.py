@@ -116,6 +116,7 @@ class _Shared:
 
 
 _handoff: _Shared | None = None
+_command = ""  # the command of this process's on_startup (kept across serve's rebuilds)
 _PLACEHOLDER = re.compile("<p>" + re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)") + "</p>")
 
 
@@ -138,7 +139,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.folder_url = ""
         self.derived = False
         self.locale_builds: dict[str, tuple[int, Path]] = {}  # locale → (pid, its folder)
-        self.command = ""  # the mkdocs command (build, serve, gh-deploy) when known
+        self.command = _command  # the mkdocs command (build, serve, gh-deploy) when known
         self.staging: Path | None = None  # where a build writes before it is published
         self.site_dir: Path | None = None  # the site the staging folder replaces
         self.warnings: CountHandler | None = None
@@ -394,6 +395,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Remember the command: ``mkdocs serve`` writes to its own temporary folder."""
         self.command = command
+        global _command
+        _command = command  # serve makes new plugin instances per rebuild; they read this
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Build into a staging folder beside ``site_dir``; a failed build never touches it."""
