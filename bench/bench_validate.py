@@ -44,9 +44,10 @@ def _qbank() -> list[str]:
     return [sys.executable, "-c", "from qbank.cli import main; main()"]
 
 
-def measure(command: list[str]) -> tuple[float, float, str]:
-    """Wall seconds and peak RSS (MiB, the largest of the child and its own children) of
-    one child process, and its last output line."""
+def measure(command: list[str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system, with the child's own children) and peak
+    RSS (MiB, the largest of the child and its children) of one child process, and its
+    last output line."""
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert proc.stdout is not None
@@ -55,7 +56,8 @@ def measure(command: list[str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     lines = out.decode("utf-8", "replace").strip().splitlines()
-    return wall, usage.ru_maxrss / 1024, lines[-1] if lines else ""
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, cpu, usage.ru_maxrss / 1024, lines[-1] if lines else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,20 +90,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bank: {bank} ({files} YAML files, locales {args.locales})")
         validate_cmd = [*_qbank(), "validate", str(bank)]
         parse_cmd = [sys.executable, "-c", PARSE_ONLY, str(bank)]
-        results: dict[str, list[tuple[float, float]]] = {"validate": [], "parse": []}
+        results: dict[str, list[tuple[float, float, float]]] = {"validate": [], "parse": []}
         for run in range(args.runs):
             for name, command in (("validate", validate_cmd), ("parse", parse_cmd)):
-                wall, rss, last = measure(command)
-                results[name].append((wall, rss))
-                print(f"run {run + 1} {name:<8} {wall:7.2f} s  {rss:7.1f} MiB  {last}")
-        v_wall = statistics.median(w for w, _ in results["validate"])
-        p_wall = statistics.median(w for w, _ in results["parse"])
-        v_rss = statistics.median(r for _, r in results["validate"])
-        p_rss = statistics.median(r for _, r in results["parse"])
+                wall, cpu, rss, last = measure(command)
+                results[name].append((wall, cpu, rss))
+                print(
+                    f"run {run + 1} {name:<8} wall {wall:7.2f} s  cpu {cpu:7.2f} s"
+                    f"  peak {rss:7.1f} MiB  {last}"
+                )
+        med = {
+            name: [statistics.median(r[k] for r in rows) for k in range(3)]
+            for name, rows in results.items()
+        }
+        (v_wall, v_cpu, v_rss), (p_wall, p_cpu, p_rss) = med["validate"], med["parse"]
         print()
-        print(f"(a) qbank validate     median {v_wall:7.2f} s  peak {v_rss:7.1f} MiB")
-        print(f"(b) CSafeLoader parse  median {p_wall:7.2f} s  peak {p_rss:7.1f} MiB")
-        print(f"ratio (a)/(b): {v_wall / p_wall:.2f} (goal <= 1.5)")
+        print(f"(a) qbank validate     median wall {v_wall:7.2f} s  cpu {v_cpu:7.2f} s", end="")
+        print(f"  peak {v_rss:7.1f} MiB")
+        print(f"(b) CSafeLoader parse  median wall {p_wall:7.2f} s  cpu {p_cpu:7.2f} s", end="")
+        print(f"  peak {p_rss:7.1f} MiB")
+        print(f"ratio (a)/(b): wall {v_wall / p_wall:.2f} (goal <= 1.5), cpu {v_cpu / p_cpu:.2f}")
+        load = os.getloadavg()
+        print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     return 0
 
 
