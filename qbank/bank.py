@@ -918,15 +918,16 @@ def near_duplicates(
     starts: dict[K, int] = defaultdict(int)
     for size, i, prefix_tokens in records:
         smallest = threshold * size
-        shared: Counter[int] = Counter()
+        hits: list[int] = []
         for tok in prefix_tokens:
             bucket = index[tok]
             start = starts[tok]
             while start < len(bucket) and sizes[bucket[start]] < smallest:
                 start += 1
             starts[tok] = start
-            shared.update(bucket[start:])
+            hits += bucket[start:]
             bucket.append(i)
+        shared = Counter(hits)
         mine = items[i][1]
         for j in sorted(j for j, count in shared.items() if count >= 2):
             other = items[j][1]
