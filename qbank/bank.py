@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import re
 import unicodedata
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -192,7 +193,8 @@ QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
 # locale -> hash of the normalized prompt, hashes of its tokens (ints: a third of the memory
 # of the strings, and cheap to send back from the worker; the worker is forked, so hashes
 # agree).
-PromptKeys = dict[str, tuple[int, frozenset[int]]]
+PromptKeys = dict[str, tuple[int, "array[int]"]]
+PackedTokens = list[tuple["Entry", "array[int]"]]  # per locale: entry, its prompt's tokens
 Checked = tuple["Entry | None", list[Problem], PromptKeys]
 
 
@@ -492,7 +494,8 @@ class _QuestionChecker:
         keys = {}
         for locale, text in question.prompt.items():
             norm = normalize_text(text)
-            keys[locale] = (hash(norm), frozenset(map(hash, prompt_tokens(norm))))
+            # Packed: 8 bytes a token, rather than an int object and a set slot.
+            keys[locale] = (hash(norm), array("q", map(hash, prompt_tokens(norm))))
         return entry, doc.problems + stale_problems(doc, question, self.locales), keys
 
     def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
@@ -772,7 +775,7 @@ def _cross_file_problems(
                     "a fresh id (`qbank new` writes one); ids are never reused",
                 )
             )
-    token_sets: dict[str, list[tuple[Entry, frozenset[int]]]] = {}
+    token_sets: dict[str, PackedTokens] = {}
     for locale in catalog.locales:
         prompts: dict[int, Entry] = {}
         token_sets[locale] = []
@@ -823,20 +826,24 @@ def _cross_file_problems(
     return problems
 
 
-_worker_token_sets: dict[str, list[tuple[Entry, frozenset[int]]]] = {}
+_worker_token_sets: dict[str, PackedTokens] = {}
+
+
+def _join(items: PackedTokens) -> list[tuple[Entry, Entry, float]]:
+    """Near-duplicates among one locale's prompts (token sets unpacked for this locale only,
+    so the sets of one locale at a time are in memory)."""
+    sets = [(entry, frozenset(tokens)) for entry, tokens in items]
+    return list(near_duplicates(sets, NEAR_DUPLICATE_THRESHOLD))
 
 
 def _pairs_in_locale(locale: str) -> list[tuple[int, int, float]]:
     items = _worker_token_sets[locale]
     where = {id(entry): i for i, (entry, _) in enumerate(items)}
-    return [
-        (where[id(a)], where[id(b)], score)
-        for a, b, score in near_duplicates(items, NEAR_DUPLICATE_THRESHOLD)
-    ]
+    return [(where[id(a)], where[id(b)], score) for a, b, score in _join(items)]
 
 
 def _near_duplicates_by_locale(
-    token_sets: dict[str, list[tuple[Entry, frozenset[int]]]],
+    token_sets: dict[str, PackedTokens],
 ) -> Iterator[tuple[str, tuple[Entry, Entry, float]]]:
     """Near-duplicate prompts per locale; on a large bank the largest locale is joined in
     a forked worker (it inherits the token sets; only index pairs come back) while this
@@ -845,7 +852,7 @@ def _near_duplicates_by_locale(
     locales = sorted(token_sets, key=lambda loc: -sum(len(t) for _, t in token_sets[loc]))
     if len(locales) < 2 or sum(map(len, token_sets.values())) < PARALLEL_FROM or not _can_fork():
         for locale in token_sets:
-            for found in near_duplicates(token_sets[locale], NEAR_DUPLICATE_THRESHOLD):
+            for found in _join(token_sets[locale]):
                 yield locale, found
         return
     _worker_token_sets = token_sets
@@ -853,10 +860,7 @@ def _near_duplicates_by_locale(
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
             future = pool.submit(_pairs_in_locale, locales[0])
-            results = {
-                locale: list(near_duplicates(token_sets[locale], NEAR_DUPLICATE_THRESHOLD))
-                for locale in locales[1:]
-            }
+            results = {locale: _join(token_sets[locale]) for locale in locales[1:]}
             items = token_sets[locales[0]]
             results[locales[0]] = [(items[i][0], items[j][0], sc) for i, j, sc in future.result()]
     finally:
