@@ -42,8 +42,9 @@ def test_two_builds_are_byte_identical(two_builds: tuple[Path, Path]) -> None:
 
 
 @pytest.mark.xfail(
-    reason="issue 7 bug 2 (qbank.search, being fixed there): Pagefind filter chunk names "
-    "differ between builds",
+    reason="Pagefind 1.5 writes its filter chunks (pagefind/filter/*.pf_filter) from a hash map "
+    "in arbitrary order, so their bytes and names vary between runs; its maintainer lists this "
+    "as known (Pagefind issue #638). Everything else, pages and fragments included, is stable.",
     strict=False,
 )
 def test_two_search_indexes_are_byte_identical(two_builds: tuple[Path, Path]) -> None:
