@@ -14,6 +14,14 @@ from qbank.problems import ContentError, errors_in, format_problems
 
 DEFAULT_CONTENT = "content"
 
+content_option = click.option(
+    "--content",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONTENT,
+    show_default=True,
+    help="The content folder (the one holding catalog.yaml).",
+)
+
 
 def _bank_root(path: Path) -> Path:
     """The content folder holding catalog.yaml at or above ``path``."""
@@ -100,13 +108,7 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool) -> None:
     help="Comma-separated locales to fill, e.g. en,tr,zh (default: all the catalog's).",
 )
 @click.option("--slug", default=None, help="File name without .yaml (default: new-question-N).")
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder.",
-)
+@content_option
 def new(where: str, kind: str, locales: str | None, slug: str | None, content: Path) -> None:
     """Write a ready-to-fill question file with a fresh UUIDv7 in FIELD/TOPIC."""
     from qbank.scaffold import new_question
@@ -124,13 +126,7 @@ def new(where: str, kind: str, locales: str | None, slug: str | None, content: P
 @click.option(
     "--format", "style", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder.",
-)
+@content_option
 def stats(style: str, content: Path) -> None:
     """Coverage per field, specialization, topic, seniority, difficulty and locale."""
     from qbank.stats import bank_stats, format_stats
@@ -160,13 +156,7 @@ def translations() -> None:
 @translations.command("mark-current")
 @click.argument("question_id", metavar="ID")
 @click.argument("locale")
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder.",
-)
+@content_option
 def translations_mark_current(question_id: str, locale: str, content: Path) -> None:
     """Record that the LOCALE translation of question ID matches its source text now.
 
@@ -185,13 +175,7 @@ def translations_mark_current(question_id: str, locale: str, content: Path) -> N
 
 
 @translations.command("status")
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder.",
-)
+@content_option
 def translations_status(content: Path) -> None:
     """Per locale: translations current, stale (may be out of date) and untracked."""
     from qbank.problems import display_path
@@ -214,13 +198,7 @@ def translations_status(content: Path) -> None:
 @main.command("import")
 @click.argument("kind", metavar="FORMAT", type=click.Choice(["payload", "topic-page", "interview"]))
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder.",
-)
+@content_option
 @click.option("--field", default=None, help="Field key (topic-page, interview).")
 @click.option("--topic", default=None, help="Topic key (topic-page, interview).")
 @click.option("--locale", default=None, help="Locale of the text (default: tr, zh).")
@@ -291,13 +269,7 @@ def import_(
 @click.argument("kind", metavar="FORMAT", type=click.Choice(["json", "anki", "moodle"]))
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option("--locale", default=None, help="One locale (default: every catalog locale).")
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder.",
-)
+@content_option
 def export(kind: str, out: Path, locale: str | None, content: Path) -> None:
     """Export the bank for other tools: json, anki (.apkg) or moodle (Moodle XML).
 
@@ -318,13 +290,7 @@ def export(kind: str, out: Path, locale: str | None, content: Path) -> None:
 
 @main.command()
 @click.argument("site_dir", type=click.Path(path_type=Path, file_okay=False))
-@click.option(
-    "--content",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONTENT,
-    show_default=True,
-    help="The content folder the site was built from.",
-)
+@content_option
 def verify(site_dir: Path, content: Path) -> None:
     """Check a built SITE_DIR against the bank: every question once per locale with its
     options and answer key, no missing asset, no third-party script, style or font, and
