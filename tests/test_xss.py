@@ -7,31 +7,18 @@ checked statically here; tests/browser/test_xss_browser.py loads them in Chromiu
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
 import qbank.bank
 from qbank.bank import check_bank
 from qbank.problems import errors_in
 
-
-def _load_helper() -> ModuleType:
-    path = Path(__file__).parent / "fixtures" / "hostile" / "xss_bank.py"
-    spec = importlib.util.spec_from_file_location("qbank_xss_bank", path)
-    assert spec
-    assert spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-xss = _load_helper()
 WHERE = {p["where"] for kind in ("unsafe", "valid") for p in xss.PAYLOADS[kind]}
 
 

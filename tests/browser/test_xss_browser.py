@@ -9,33 +9,19 @@ not a file of the site, and any event-handler attribute left in the live DOM.
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
 import qbank.bank
-
-
-def _load_helper() -> ModuleType:
-    path = Path(__file__).parents[1] / "fixtures" / "hostile" / "xss_bank.py"
-    spec = importlib.util.spec_from_file_location("qbank_xss_bank", path)
-    assert spec
-    assert spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-xss = _load_helper()
 
 _LIVE_HANDLERS = """() => {
   const found = [];
