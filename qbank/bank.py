@@ -22,6 +22,7 @@ from math import ceil
 from pathlib import Path
 from typing import Any, TypeVar
 
+from qbank.cache import FileCache, stamp
 from qbank.loader import Document, Path_, read_document, validate_model
 from qbank.model import (
     DIFFICULTY_SENIORITY,
@@ -116,9 +117,13 @@ def text_in(texts: Mapping[str, str] | None, locale: str) -> str | None:
 # Loading
 
 
-def load_bank(root: Path) -> Bank:
-    """Load and check the bank at ``root``; raise ``ContentError`` listing every error."""
-    bank, problems = check_bank(root)
+def load_bank(root: Path, cache: FileCache[Checked] | None = None) -> Bank:
+    """Load and check the bank at ``root``; raise ``ContentError`` listing every error.
+
+    With ``cache`` (kept across ``mkdocs serve`` rebuilds), unchanged question files are not
+    read again; the cross-file checks always run on the whole bank.
+    """
+    bank, problems = check_bank(root, cache)
     if bank is None or errors_in(problems):
         raise ContentError(problems)
     return bank
@@ -136,7 +141,9 @@ def load_catalog(root: Path) -> Catalog:
     return catalog
 
 
-def check_bank(root: Path) -> tuple[Bank | None, list[Problem]]:
+def check_bank(
+    root: Path, cache: FileCache[Checked] | None = None
+) -> tuple[Bank | None, list[Problem]]:
     """Load the bank and return it (None when it has errors) with every problem found."""
     root = Path(root)
     problems: list[Problem] = []
@@ -159,7 +166,7 @@ def check_bank(root: Path) -> tuple[Bank | None, list[Problem]]:
     files = list(_question_files(root, catalog, problems))
     entries: list[Entry] = []
     prompts: list[PromptKeys] = []
-    for entry, file_problems, keys in _check_files(checker, files):
+    for entry, file_problems, keys in _check_files_cached(checker, files, cache):
         problems += file_problems
         if entry is not None:
             entries.append(entry)
@@ -196,6 +203,26 @@ QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
 PromptKeys = dict[str, tuple[int, "array[int]"]]
 PackedTokens = list[tuple["Entry", "array[int]"]]  # per locale: entry, its prompt's tokens
 Checked = tuple["Entry | None", list[Problem], PromptKeys]
+
+
+def _check_files_cached(
+    checker: _QuestionChecker, files: list[QuestionFile], cache: FileCache[Checked] | None
+) -> list[Checked]:
+    """``_check_files``, reusing the cached result of every file whose stamp is unchanged."""
+    if cache is None:
+        return list(_check_files(checker, files))
+    cache.use_context((stamp(checker.root / CATALOG_FILE), checker.context["default_locale"]))
+    cache.keep_only({item[0] for item in files})
+    stamps = [stamp(item[0]) for item in files]
+    results: list[Checked | None] = [
+        cache.get(item[0], current) for item, current in zip(files, stamps, strict=True)
+    ]
+    missing = [n for n, result in enumerate(results) if result is None]
+    checked_files = _check_files(checker, [files[n] for n in missing])
+    for n, checked in zip(missing, checked_files, strict=True):
+        cache.put(files[n][0], stamps[n], checked)
+        results[n] = checked
+    return [result for result in results if result is not None]
 
 
 def _check_chunk(files: list[QuestionFile]) -> list[Checked]:

@@ -37,11 +37,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
 from qbank import publish
-from qbank.bank import Bank, load_bank
+from qbank.bank import Bank, Checked, load_bank
+from qbank.cache import FileCache
 from qbank.problems import ContentError
 from qbank.render import (
     PLACEHOLDER,
     TEMPLATES,
+    BodyCache,
     RenderedSite,
     RenderOptions,
     render_site,
@@ -143,6 +145,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.staging: Path | None = None  # where a build writes before it is published
         self.site_dir: Path | None = None  # the site the staging folder replaces
         self.warnings: CountHandler | None = None
+        # Kept across serve's rebuilds (MkDocs reuses this instance): checked question files.
+        self.checked: FileCache[Checked] = FileCache()
+        self.bodies = BodyCache()  # rendered questions, reused while their file is unchanged
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -160,7 +165,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         else:
             self.derived = False
             bank = self._load()
-            site = render_site(bank, self._render_options(config))
+            site = render_site(bank, self._render_options(config), self.bodies)
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
         shared = self.shared
         locale = shared.locale
@@ -210,7 +215,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def _load(self) -> Bank:
         try:
-            bank = load_bank(self.content_root)
+            bank = load_bank(self.content_root, self.checked)
         except ContentError as error:
             for problem in error.problems:
                 log.error(problem.format_text())
@@ -264,7 +269,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 self._add(files, File.generated(config, path, content=data))
         for asset in ASSETS:
             self._add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
-        if not self.derived and self.command != "serve":
+        if not self.derived:
             self._start_locales(config)
         return files
 

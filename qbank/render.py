@@ -113,8 +113,30 @@ def image_prefix(entry: Entry) -> str:
     return f"../../../{IMAGES}/{entry.field}/{entry.topic}/"
 
 
+class BodyCache:
+    """Rendered question bodies kept across renders of one bank (``mkdocs serve`` rebuilds).
+
+    A body is reused only for the very same ``Entry`` object (the loader's file cache hands
+    back the same object while its file is unchanged), the same options and an equal
+    catalog; anything else renders again. Bodies of questions gone from the bank are dropped.
+    """
+
+    def __init__(self) -> None:
+        self.key: tuple[RenderOptions, Any] | None = None
+        self.bodies: dict[tuple[str, str], tuple[Entry, str]] = {}
+
+    def start(self, bank: Bank, options: RenderOptions) -> dict[tuple[str, str], tuple[Entry, str]]:
+        """The bodies still valid for a render of ``bank`` with ``options``."""
+        key = (options, bank.catalog)
+        if key != self.key:
+            self.key, self.bodies = key, {}
+        current = {id(e) for e in bank.entries}
+        self.bodies = {k: v for k, v in self.bodies.items() if id(v[0]) in current}
+        return self.bodies
+
+
 class _Renderer:
-    def __init__(self, bank: Bank, options: RenderOptions) -> None:
+    def __init__(self, bank: Bank, options: RenderOptions, cache: BodyCache | None = None) -> None:
         self.bank = bank
         self.options = options
         self.env = _environment()
@@ -122,7 +144,7 @@ class _Renderer:
         self.locales = tuple(
             loc for loc in self.catalog.locales if not options.locales or loc in options.locales
         )
-        self._bodies: dict[tuple[str, str], str] = {}
+        self._bodies = (cache or BodyCache()).start(bank, options)
         self._check_reserved()
 
     def _check_reserved(self) -> None:
@@ -166,8 +188,8 @@ class _Renderer:
         """The inside of a question's wrapper, rendered once per (question, locale)."""
         key = (entry.id, locale)
         cached = self._bodies.get(key)
-        if cached is not None:
-            return cached
+        if cached is not None and cached[0] is entry:
+            return cached[1]
         q = entry.question
         prefix = image_prefix(entry)
 
@@ -195,7 +217,7 @@ class _Renderer:
             links=self.links(entry, locale),
             stale=self.stale_note(entry, locale),
         )
-        self._bodies[key] = result
+        self._bodies[key] = (entry, result)
         return result
 
     def stale_note(self, entry: Entry, locale: str) -> dict[str, str] | None:
@@ -472,6 +494,11 @@ def _texts(entry: Entry) -> Iterable[Mapping[str, str]]:
     yield from (q.options or {}).values()
 
 
-def render_site(bank: Bank, options: RenderOptions | None = None) -> RenderedSite:
-    """Every page and static file of the site for ``bank`` (see the module docstring)."""
-    return _Renderer(bank, options or RenderOptions()).render()
+def render_site(
+    bank: Bank, options: RenderOptions | None = None, cache: BodyCache | None = None
+) -> RenderedSite:
+    """Every page and static file of the site for ``bank`` (see the module docstring).
+
+    ``cache`` (kept across ``mkdocs serve`` rebuilds) reuses the HTML of unchanged questions.
+    """
+    return _Renderer(bank, options or RenderOptions(), cache).render()
