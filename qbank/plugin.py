@@ -77,6 +77,10 @@ DEFAULT_PALETTE = [
         "toggle": {"icon": "material/weather-sunny", "name": "Switch to light mode"},
     },
 ]
+# From this many topics on, the default features leave out ``navigation.sections``: Material
+# then renders fields as collapsed items (``navigation.prune`` keeps only the open path)
+# instead of expanding every field's specializations on every page (work of pages times nav).
+LEAN_NAV_FROM_TOPICS = 60
 # Material's language codes where they differ from the bank's locale codes.
 MATERIAL_LANGUAGES = {"zh-hant": "zh-Hant", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
 
@@ -198,7 +202,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if not config.theme.get("palette"):
             config.theme["palette"] = DEFAULT_PALETTE
         if not config.theme.get("features"):
-            config.theme["features"] = list(DEFAULT_FEATURES)
+            features = list(DEFAULT_FEATURES)
+            if sum(1 for _ in shared.bank.topics()) >= LEAN_NAV_FROM_TOPICS:
+                features.remove("navigation.sections")
+            config.theme["features"] = features
         for extension in REQUIRED_EXTENSIONS:
             if extension not in config.markdown_extensions:
                 config.markdown_extensions.append(extension)
