@@ -220,9 +220,26 @@ def _check_files_cached(
     missing = [n for n, result in enumerate(results) if result is None]
     checked_files = _check_files(checker, [files[n] for n in missing])
     for n, checked in zip(missing, checked_files, strict=True):
-        cache.put(files[n][0], stamps[n], checked)
+        if _self_contained(checked):
+            cache.put(files[n][0], stamps[n], checked)
         results[n] = checked
     return [result for result in results if result is not None]
+
+
+def _self_contained(checked: Checked) -> bool:
+    """Whether a file's result depends on nothing but the file and the catalog.
+
+    A question that refers to an image (which can appear or vanish on its own), or one that
+    failed its checks, is checked again on every load.
+    """
+    entry = checked[0]
+    if entry is None:
+        return False
+    return not any(
+        "![" in text and local_images(text)
+        for _, texts in _texts(entry.question)
+        for text in texts.values()
+    )
 
 
 def _check_chunk(files: list[QuestionFile]) -> list[Checked]:
