@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -23,6 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
+from sitebuild import build_site
 
 CATALOG = """\
 title: {en: Search Bank, tr: Arama Bankası, zh: 搜索题库}
@@ -170,17 +170,6 @@ def write_search_bank(root: Path) -> Path:
     return root
 
 
-def _build_site() -> Any:
-    """``build_site`` of tests/conftest.py (tests/ is not a package)."""
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("qbank_tests_shared_search", path)
-    assert spec
-    assert spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.build_site
-
-
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -195,7 +184,7 @@ def search_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=site))
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     theme = {"name": "material", "features": ["navigation.instant"]}
-    _build_site()(tmp, write_search_bank(tmp / "content"), theme=theme, site_url=url)
+    build_site(tmp, write_search_bank(tmp / "content"), theme=theme, site_url=url)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield url, site
