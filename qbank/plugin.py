@@ -155,6 +155,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     # -- configuration -----------------------------------------------------------------------
 
+    @event_priority(100)  # before Material's tags plugin reads tags_allowed
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Load and render the bank; set nav, language, assets and theme defaults."""
         config_dir = Path(config.config_file_path or ".").resolve().parent
@@ -187,6 +188,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         material_search = config.plugins.get("material/search")
         if material_search is not None:
             material_search.config["enabled"] = False
+        _allow_bank_tags(config, shared.bank)
         # Material fetches <link>/sitemap.xml per alternate (qbank writes them) and sends any
         # click on a link under "<link>/" to that locale's home: naming the locale's
         # index.html (no link lies under it) keeps the switcher on the same page.
@@ -276,6 +278,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 self._add(files, File.generated(config, path, content=data))
         for asset in ASSETS:
             self._add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
+        if config.plugins.get("material/tags") is not None:
+            # The tags index of this locale: Material lists every tag with its topic pages.
+            title = strings_for(locale)["tags"]
+            index = f"---\ntitle: {title}\n---\n# {title}\n\n<!-- material/tags -->\n"
+            self._add(files, File.generated(config, f"{locale}/tags.md", content=index))
         if not self.derived:
             self._start_locales(config)
         return files
@@ -463,6 +470,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         server.watch(str(self.content_root))
         server.watch(str(TEMPLATES))
         return server
+
+
+def _allow_bank_tags(config: MkDocsConfig, bank: Bank) -> None:
+    """With Material's tags plugin on, allow exactly the bank's tags (``tags_allowed``), so
+    a tag that no question carries fails the build instead of silently appearing."""
+    tags_plugin = config.plugins.get("material/tags")
+    if tags_plugin is None:
+        return
+    from material.plugins.tags.structure.tag import Tag
+
+    names = sorted({tag for entry in bank.entries for tag in entry.question.tags})
+    tags_plugin.config["tags_allowed"] = {Tag(name) for name in names}
 
 
 def _write_locale_sitemaps(site: RenderedSite, config: MkDocsConfig) -> None:

@@ -435,6 +435,7 @@ class _Renderer:
             ],
             missing=missing,
             missing_count=len(entries) - len(here),
+            tags=sorted({tag for entry in here for tag in entry.question.tags}),
         )
 
     def seniority_page(

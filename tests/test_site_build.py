@@ -197,3 +197,26 @@ def test_sample_bank_questions_are_canonical_once_per_locale(tmp_path: Path) -> 
                 if "qb-copy" not in (n.attributes.get("class") or "").split()
             ]
         assert sorted(seen) == sorted(e.id for e in bank.entries if locale in e.locales)
+
+
+def test_material_tags_list_the_bank_tags_per_locale(tmp_path: Path) -> None:
+    content = write_small_bank(tmp_path / "content")
+    plugins = [{"qbank": {"content_dir": str(content)}}, "tags"]
+    built = build_site(tmp_path, content, plugins=plugins)
+    bank_tags = {tag for data in QUESTIONS.values() for tag in data.get("tags", [])}
+    for locale in ("en", "tr", "zh"):
+        index = HTMLParser((built / locale / "tags" / "index.html").read_text("utf-8"))
+        listed = {node.text(strip=True) for node in index.css(".md-content .md-tag")}
+        # Every tag of a question in this locale is listed, and nothing else.
+        in_locale = {
+            tag
+            for data in QUESTIONS.values()
+            if locale in (data["prompt"] if isinstance(data["prompt"], dict) else {"en": 1})
+            for tag in data.get("tags", [])
+        }
+        assert in_locale <= listed <= bank_tags, locale
+    topic = HTMLParser(
+        (built / "en" / "ml-engineer" / "throughput" / "index.html").read_text("utf-8")
+    )
+    links = {a.attributes.get("href") for a in topic.css("a.md-tag")}
+    assert "../../tags/#tag:gpu" in links
