@@ -213,3 +213,15 @@ def build_site(tmp_path: Path, content_dir: Path, **overrides: Any) -> Path:
         text=True,
     )
     return tmp_path / "site"
+
+
+def write_serve_config(folder: Path) -> None:
+    """An mkdocs.yml (and empty docs/) in ``folder`` serving ``folder/content`` with qbank."""
+    (folder / "docs").mkdir()
+    config = {
+        "site_name": "Small Bank",
+        "docs_dir": "docs",
+        "theme": {"name": "material"},
+        "plugins": [{"qbank": {"content_dir": "content"}}],
+    }
+    (folder / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from sitebuild import write_small_bank
+from sitebuild import write_serve_config, write_small_bank
 
 QUESTION = "backend/indexing/covering-index.yaml"
 WAIT = 120.0  # a generous limit for a slow machine; the test never asserts a duration
@@ -48,14 +48,7 @@ def wait_for(check: Callable[[], object], what: str) -> object:
 def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """``mkdocs serve`` of the small bank; yields (base URL, content folder)."""
     content = write_small_bank(tmp_path / "content")
-    (tmp_path / "docs").mkdir()
-    config = {
-        "site_name": "Small Bank",
-        "docs_dir": "docs",
-        "theme": {"name": "material"},
-        "plugins": [{"qbank": {"content_dir": "content"}}],
-    }
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+    write_serve_config(tmp_path)
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
     server = subprocess.Popen(

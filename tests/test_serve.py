@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import yaml
-from sitebuild import write_small_bank
+from sitebuild import write_serve_config, write_small_bank
 
 QUESTION = "backend/indexing/covering-index.yaml"
 PAGE = "/en/backend/indexing/"
@@ -48,14 +48,7 @@ def wait_for(port: int, path: str, text: str, server: subprocess.Popen[bytes]) -
 
 def test_an_edited_question_is_served(tmp_path: Path) -> None:
     content = write_small_bank(tmp_path / "content")
-    (tmp_path / "docs").mkdir()
-    config = {
-        "site_name": "Small Bank",
-        "docs_dir": "docs",
-        "theme": {"name": "material"},
-        "plugins": [{"qbank": {"content_dir": "content"}}],
-    }
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+    write_serve_config(tmp_path)
     port = free_port()
     log = (tmp_path / "serve.log").open("wb")
     server = subprocess.Popen(
