@@ -105,7 +105,13 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["md"] = md_escape
     env.filters["fmt"] = lambda template, **kw: str(template).format(**kw)
+    env.globals["question_count"] = question_count
     return env
+
+
+def question_count(t: Mapping[str, Any], n: int) -> str:
+    """ "1 question" / "5 questions" in the page's language (``question_count_one`` for 1)."""
+    return str(t["question_count_one" if n == 1 else "question_count"]).format(n=n)
 
 
 def image_prefix(entry: Entry) -> str:
