@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -85,13 +86,29 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    """A fresh page (own storage); every request it makes is recorded in ``page.requests``."""
-    context = browser.new_context(base_url=server)
+@contextmanager
+def recorded_page(browser: Any, base_url: str) -> Iterator[Any]:
+    """A fresh page (own storage) on ``base_url``; every request it makes is recorded in
+    ``page.requests``."""
+    context = browser.new_context(base_url=base_url)
     tab = context.new_page()
     requests: list[str] = []
     tab.on("request", lambda request: requests.append(request.url))
     tab.requests = requests
-    yield tab
-    context.close()
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def page_recorder() -> Callable[[Any, str], AbstractContextManager[Any]]:
+    """``recorded_page`` for fixtures of other sites (the search tests')."""
+    return recorded_page
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page of the small bank's site, its requests recorded."""
+    with recorded_page(browser, server) as tab:
+        yield tab

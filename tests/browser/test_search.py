@@ -17,15 +17,12 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def tab(browser: Any, search_site: tuple[str, Path]) -> Iterator[Any]:
+def tab(
+    browser: Any, search_site: tuple[str, Path], page_recorder: Callable[..., Any]
+) -> Iterator[Any]:
     """A fresh page of the served search site; its requests are recorded."""
-    context = browser.new_context(base_url=search_site[0])
-    page = context.new_page()
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.requests = requests
-    yield page
-    context.close()
+    with page_recorder(browser, search_site[0]) as page:
+        yield page
 
 
 def search(tab: Any, query: str) -> list[str]:
