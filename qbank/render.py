@@ -114,9 +114,10 @@ def question_count(t: Mapping[str, Any], n: int) -> str:
     return str(t["question_count_one" if n == 1 else "question_count"]).format(n=n)
 
 
-def image_prefix(entry: Entry) -> str:
-    """Where a question's images sit, relative to any page that shows questions."""
-    return f"../../../{IMAGES}/{entry.field}/{entry.topic}/"
+def image_prefix(entry: Entry, depth: int = 3) -> str:
+    """Where a question's images sit, relative to a file ``depth`` folders deep (every page
+    that shows questions is three deep; ``<locale>/api/bank.json`` is two)."""
+    return f"{'../' * depth}{IMAGES}/{entry.field}/{entry.topic}/"
 
 
 class BodyCache:
@@ -302,7 +303,9 @@ class _Renderer:
         files = practice.practice_files(self.bank, lambda md, e: to_html(md, image_prefix(e)))
         site.files.update({p: b for p, b in files.items() if p.split("/")[0] in self.locales})
         for locale in self.locales:
-            data = bank_json(self.bank, locale, html=lambda md, e: to_html(md, image_prefix(e)[3:]))
+            data = bank_json(
+                self.bank, locale, html=lambda md, e: to_html(md, image_prefix(e, depth=2))
+            )
             site.files[f"{locale}/api/bank.json"] = json.dumps(
                 data, ensure_ascii=False, separators=(",", ":")
             ).encode()
