@@ -153,19 +153,84 @@ def prose_html(text: str) -> str | None:
     return "\n".join("<p>" + "\n".join(lines) + "</p>" for lines in paragraphs if lines)
 
 
+_FENCE_OPEN = re.compile(r"```[A-Za-z0-9_+.#-]*[ \t]*")
+_FENCE_LIKE = re.compile(r"`{3,}[ \t]*")
+
+
+def _prose_and_fences(text: str) -> list[tuple[bool, str]] | None:
+    """``text`` cut into prose parts and fenced code blocks, each standing between blank lines
+    (``(True, fence)`` / ``(False, prose)``), or None when it holds anything else.
+
+    A fence opens with exactly three backticks and an optional language at the start of a
+    line after a blank line (or the start), and closes at the first line of exactly three
+    backticks, followed by a blank line or the end; any other line of backticks, or a prose
+    part that is not plain prose, sends the whole text to the full conversion.
+    """
+    lines = text.split("\n")
+    parts: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("`"):
+            if not _FENCE_OPEN.fullmatch(line) or (prose and prose[-1].strip()):
+                return None
+            end = i + 1
+            while end < len(lines) and not _FENCE_LIKE.fullmatch(lines[end]):
+                end += 1
+            if end == len(lines) or lines[end].rstrip() != "```":
+                return None
+            if end + 1 < len(lines) and lines[end + 1].strip():
+                return None
+            if prose:
+                parts.append((False, "\n".join(prose)))
+                prose = []
+            parts.append((True, "\n".join(lines[i : end + 1])))
+            i = end + 1
+            continue
+        prose.append(line)
+        i += 1
+    if prose:
+        parts.append((False, "\n".join(prose)))
+    return parts
+
+
 def to_html(text: str, image_prefix: str = "") -> str:
-    """Safe HTML for one Markdown text; relative image paths are prefixed by ``image_prefix``."""
+    """Safe HTML for one Markdown text; relative image paths are prefixed by ``image_prefix``.
+
+    Plain prose skips Python-Markdown; prose with fenced code blocks converts each block on
+    its own (cached: the same code in three locales is highlighted once) and the prose
+    around it on the fast path; anything else takes the full conversion, cached by text.
+    """
     prose = prose_html(text)
-    return prose if prose is not None else _converted(text, image_prefix)
+    if prose is not None:
+        return prose
+    parts = _prose_and_fences(text)
+    if parts is not None:
+        pieces = []
+        for is_fence, part in parts:
+            piece = _converted(part, "") if is_fence else prose_html(part)
+            if piece is None:
+                break
+            if piece:
+                pieces.append(piece)
+        else:
+            return "\n".join(pieces)
+    return _converted(text, image_prefix)
 
 
 @lru_cache(maxsize=262144)  # texts with markup; kept across `mkdocs serve` rebuilds
 def _converted(text: str, image_prefix: str) -> str:
+    return sanitize(_markdown(text), image_prefix).strip()
+
+
+@lru_cache(maxsize=262144)
+def _markdown(text: str) -> str:
+    """Python-Markdown's HTML for ``text`` with math as MathML, before sanitizing (the costly
+    part, shared by every image prefix)."""
     md = _converter()
     md.reset()
-    produced = md.convert(text)
-    produced = _ARITHMATEX.sub(_math, produced)
-    return sanitize(produced, image_prefix).strip()
+    return _ARITHMATEX.sub(_math, md.convert(text))
 
 
 _FIRST_BLOCK = re.compile(r"<(p|h[1-6]|li|td|th)\b[^>]*>(.*?)</\1>", re.S)

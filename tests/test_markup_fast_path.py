@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qbank.markup import _converted, prose_html, to_html
+from qbank.markup import _converted, _prose_and_fences, prose_html, to_html
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,3 +91,49 @@ def test_sample_bank_texts_agree() -> None:
                 assert to_html(text) == _converted(text, ""), path
                 checked += 1
     assert checked > 50
+
+
+FENCED = [
+    "Intro.\n\n```python\ndef f(x):\n\n    return x < 1\n```\n\nAfter.",
+    "```\nplain code\n```",
+    "```sql\nSELECT 1;\n```\n\nText after.\n",
+    "Before.\n\n```js\nlet a = `x`;\n```\n\nMiddle.\n\n```python\npass\n```\n",
+]
+FENCED_NOT_FAST = [
+    "Before.\n```python\nx\n```\n",  # no blank line before the fence
+    "```python\nx\n```\nafter",  # no blank line after
+    "````python\nx\n````\n",  # four backticks
+    "```python\nx\n````\n",  # closed by another run of backticks
+    "```python\nnever closed\n",
+    "Some *emphasis*.\n\n```python\nx\n```\n",  # the prose part is not plain
+]
+
+
+@pytest.mark.parametrize("text", FENCED + FENCED_NOT_FAST)
+def test_prose_with_fences_equals_full(text: str) -> None:
+    assert to_html(text) == _converted(text, "")
+
+
+@pytest.mark.parametrize("text", FENCED)
+def test_fences_take_the_split_path(text: str) -> None:
+    parts = _prose_and_fences(text)
+    assert parts is not None
+    assert any(is_fence for is_fence, _ in parts)
+
+
+@pytest.mark.parametrize("text", FENCED_NOT_FAST[:5])
+def test_unusual_fences_take_the_full_path(text: str) -> None:
+    assert _prose_and_fences(text) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["word", "Söz", "词", " ", "\n", "\n\n", ".", "`", "```", "```python", "x = 1", "*"]
+        )
+    )
+)
+def test_fence_like_text_split_equals_full(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert to_html(text) == _converted(text, "")
