@@ -7,20 +7,23 @@ exporters never have to check anything again.
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import multiprocessing
 import os
 import re
 import unicodedata
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
 from math import ceil
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from qbank.cache import FileCache, stamp
 from qbank.loader import Document, Path_, read_document, validate_model
@@ -39,7 +42,6 @@ from qbank.translations import stale_problems
 
 CATALOG_FILE = "catalog.yaml"
 NEAR_DUPLICATE_THRESHOLD = 0.9
-_FREQUENCY_SAMPLE = 2000  # token sets sampled to tell rare tokens from common ones
 _SLUG = re.compile(SLUG_PATTERN)
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -146,6 +148,36 @@ def check_bank(
 ) -> tuple[Bank | None, list[Problem]]:
     """Load the bank and return it (None when it has errors) with every problem found."""
     root = Path(root)
+    catalog, checked, problems = _check_all(root, cache, keep_entries=True)
+    if catalog is None or errors_in(problems):
+        return None, problems
+    entries = [entry for _, _, entry in checked if entry is not None]
+    order = {key: i for i, key in enumerate(catalog.seniorities)}
+    topic_order = {(f, t): i for i, (f, _s, t) in enumerate(_catalog_topics(catalog))}
+    entries.sort(
+        key=lambda e: (
+            topic_order[e.field, e.topic],
+            order[e.seniorities[0]],
+            e.question.difficulty or 0,
+            e.slug,
+        )
+    )
+    warnings = tuple(p for p in problems if p.severity is Severity.WARNING)
+    return Bank(root, catalog, tuple(entries), warnings), problems
+
+
+def validate_bank(root: Path) -> tuple[int, list[Problem]]:
+    """Every problem of the bank at ``root`` (what ``check_bank`` finds) and the number of
+    questions that passed their own checks, without keeping the questions: what
+    ``qbank validate`` needs, in less time and memory than loading the bank."""
+    _catalog, checked, problems = _check_all(Path(root), None, keep_entries=False)
+    return sum(1 for _, found, _ in checked if found is not None), problems
+
+
+def _check_all(
+    root: Path, cache: FileCache[Checked] | None, *, keep_entries: bool
+) -> tuple[Catalog | None, list[Checked], list[Problem]]:
+    """The catalog, every question file's result, and every problem of the bank."""
     problems: list[Problem] = []
     catalog_doc = read_document(root / CATALOG_FILE, display_path(root / CATALOG_FILE))
     catalog = _load_catalog(catalog_doc)
@@ -162,55 +194,94 @@ def check_bank(
             )
         ]
     default_locale = catalog.default_locale if catalog else _raw_default_locale(catalog_doc)
-    checker = _QuestionChecker(root, catalog, default_locale)
+    checker = _QuestionChecker(root, catalog, default_locale, keep_entries=keep_entries)
     files = list(_question_files(root, catalog, problems))
-    entries: list[Entry] = []
-    prompts: list[PromptKeys] = []
-    for entry, file_problems, keys in _check_files_cached(checker, files, cache):
-        problems += file_problems
-        if entry is not None:
-            entries.append(entry)
-            prompts.append(keys)
-    if catalog is None:
-        return None, problems
-    problems += _cross_file_problems(root, catalog, catalog_doc, entries, prompts)
-    if errors_in(problems):
-        return None, problems
-    order = {key: i for i, key in enumerate(catalog.seniorities)}
-    topic_order = {(f, t): i for i, (f, _s, t) in enumerate(_catalog_topics(catalog))}
-    entries.sort(
-        key=lambda e: (
-            topic_order[e.field, e.topic],
-            order[e.seniorities[0]],
-            e.question.difficulty or 0,
-            e.slug,
-        )
-    )
-    warnings = tuple(p for p in problems if p.severity is Severity.WARNING)
-    return Bank(root, catalog, tuple(entries), warnings), problems
+    with _gc_paused(), _SecondProcess(len(files) >= PARALLEL_FROM) as helper:
+        checked = _check_files_cached(checker, files, cache, helper)
+        for file_problems, _, _ in checked:
+            problems += file_problems
+        if catalog is None:
+            return None, checked, problems
+        found = [item for _, item, _ in checked if item is not None]
+        problems += _cross_file_problems(root, catalog, catalog_doc, found, helper)
+    return catalog, checked, problems
 
 
-# Files per chunk handed to the worker process, and the bank size from which one is used:
-# below it, starting a process costs more than it saves.
-_CHUNK = 500
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while the bank is checked.
+
+    Checking builds hundreds of thousands of short-lived objects and keeps many; the
+    collector would walk the kept ones again and again (about a tenth of the time) and
+    would find almost nothing, as checking makes no reference cycles worth collecting.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+# Files per chunk taken by either process, and the bank size from which a second process is
+# used: below it, starting one costs more than it saves.
+_CHUNK = 250
 PARALLEL_FROM = 2000
-_worker_checker: _QuestionChecker | None = None
 
 QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
-# locale -> hash of the normalized prompt, hashes of its tokens (ints: a third of the memory
-# of the strings, and cheap to send back from the worker; the worker is forked, so hashes
-# agree).
-PromptKeys = dict[str, tuple[int, "array[int]"]]
-PackedTokens = list[tuple["Entry", "array[int]"]]  # per locale: entry, its prompt's tokens
-Checked = tuple["Entry | None", list[Problem], PromptKeys]
+# locale -> digest of the normalized prompt (16 bytes), hashes of its tokens packed (8 bytes
+# a token, cheap to send between processes; the helper is forked, so hashes agree).
+PromptKeys = dict[str, tuple[bytes, "array[int]"]]
+Checked = tuple[list[Problem], "Found | None", "Entry | None"]
+
+
+class Found(NamedTuple):
+    """What the cross-file checks need of a question that passed its own checks."""
+
+    id: str
+    file: str  # relative to the content root
+    field: str
+    topic: str
+    prompts: PromptKeys
+
+
+class _SecondProcess:
+    """One forked helper process for a large bank, shared by the file checks and the
+    near-duplicate join; ``pool`` is None for a small bank or where forking is not
+    possible, and everything then runs in this process."""
+
+    def __init__(self, wanted: bool) -> None:
+        self.wanted = wanted and _can_fork()
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _SecondProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+    def start(self) -> ProcessPoolExecutor | None:
+        """The helper's pool, forked now (it inherits this process's module globals) if it
+        was not yet."""
+        if self.wanted and self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("fork")
+            )
+        return self.pool
 
 
 def _check_files_cached(
-    checker: _QuestionChecker, files: list[QuestionFile], cache: FileCache[Checked] | None
+    checker: _QuestionChecker,
+    files: list[QuestionFile],
+    cache: FileCache[Checked] | None,
+    helper: _SecondProcess,
 ) -> list[Checked]:
     """``_check_files``, reusing the cached result of every file whose stamp is unchanged."""
     if cache is None:
-        return list(_check_files(checker, files))
+        return _check_files(checker, files, helper)
     cache.use_context((stamp(checker.root / CATALOG_FILE), checker.context["default_locale"]))
     cache.keep_only({item[0] for item in files})
     stamps = [stamp(item[0]) for item in files]
@@ -218,7 +289,7 @@ def _check_files_cached(
         cache.get(item[0], current) for item, current in zip(files, stamps, strict=True)
     ]
     missing = [n for n, result in enumerate(results) if result is None]
-    checked_files = _check_files(checker, [files[n] for n in missing])
+    checked_files = _check_files(checker, [files[n] for n in missing], helper)
     for n, checked in zip(missing, checked_files, strict=True):
         if _self_contained(checked):
             cache.put(files[n][0], stamps[n], checked)
@@ -232,7 +303,7 @@ def _self_contained(checked: Checked) -> bool:
     A question that refers to an image (which can appear or vanish on its own), or one that
     failed its checks, is checked again on every load.
     """
-    entry = checked[0]
+    entry = checked[2]
     if entry is None:
         return False
     return not any(
@@ -242,38 +313,51 @@ def _self_contained(checked: Checked) -> bool:
     )
 
 
-def _check_chunk(files: list[QuestionFile]) -> list[Checked]:
-    assert _worker_checker is not None
-    return [_worker_checker.check(*item) for item in files]
+# What the helper process inherits when it is forked for the file checks: the checker, the
+# files and the shared number of the next chunk to check.
+_shared_work: tuple[_QuestionChecker, list[QuestionFile], Any] | None = None
 
 
-def _check_files(checker: _QuestionChecker, files: list[QuestionFile]) -> Iterator[Checked]:
-    """Check every file; a large bank is split between this process and one forked worker.
+def _check_chunks() -> list[tuple[int, list[Checked]]]:
+    """Check chunks of ``_shared_work`` until none is left; each with its number."""
+    assert _shared_work is not None
+    checker, files, next_chunk = _shared_work
+    done = []
+    while (n := _take(next_chunk)) * _CHUNK < len(files):
+        done.append((n, [checker.check(*item) for item in files[n * _CHUNK : (n + 1) * _CHUNK]]))
+    return done
 
-    Parsing and validating are CPU-bound and independent per file, so on a machine with
-    two or more cores the second half of the files goes to a worker (forked, so it shares
-    the checker without pickling it) in chunks, while this process checks the first half.
+
+def _take(counter: Any) -> int:
+    with counter.get_lock():
+        n: int = counter.value
+        counter.value = n + 1
+    return n
+
+
+def _check_files(
+    checker: _QuestionChecker, files: list[QuestionFile], helper: _SecondProcess
+) -> list[Checked]:
+    """Every file's result, in order; a large bank is split between this process and the
+    forked helper.
+
+    Parsing and validating are CPU-bound and independent per file. Both processes take
+    the next unchecked chunk of files from a shared counter until none is left, so they
+    finish together however busy either core is.
     """
-    global _worker_checker
-    if len(files) < PARALLEL_FROM or not _can_fork():
-        for item in files:
-            yield checker.check(*item)
-        return
-    half = len(files) // 2
-    _worker_checker = checker
+    global _shared_work
+    pool = helper.start() if files else None
+    if pool is None:
+        return [checker.check(*item) for item in files]
+    next_chunk = multiprocessing.get_context("fork").Value("q", 0)
+    _shared_work = (checker, files, next_chunk)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            futures = [
-                pool.submit(_check_chunk, files[i : i + _CHUNK])
-                for i in range(half, len(files), _CHUNK)
-            ]
-            for item in files[:half]:
-                yield checker.check(*item)
-            for future in futures:
-                yield from future.result()
+        theirs = pool.submit(_check_chunks)  # forks the helper, which inherits _shared_work
+        chunks = dict(_check_chunks())
+        chunks.update(theirs.result())
     finally:
-        _worker_checker = None
+        _shared_work = None
+    return [result for n in sorted(chunks) for result in chunks[n]]
 
 
 def _raw_default_locale(doc: Document) -> str:
@@ -490,9 +574,17 @@ def _question_keys(key: Path_) -> str:
 class _QuestionChecker:
     """The rules one question file must satisfy on its own and against the catalog."""
 
-    def __init__(self, root: Path, catalog: Catalog | None, default_locale: str) -> None:
+    def __init__(
+        self,
+        root: Path,
+        catalog: Catalog | None,
+        default_locale: str,
+        *,
+        keep_entries: bool = True,
+    ) -> None:
         self.root = root
         self.catalog = catalog
+        self.keep_entries = keep_entries
         self.context = {"default_locale": default_locale}
         self.locales = catalog.locales if catalog else []
         self.locale_hint = "one of the catalog's locales: " + ", ".join(self.locales)
@@ -502,11 +594,12 @@ class _QuestionChecker:
         )
 
     def check(self, path: Path, shown: str, field_key: str, topic_key: str) -> Checked:
-        """Every problem of one file; when it has none, its entry and its prompts'
-        comparison keys (computed here, in the worker, for the cross-file checks)."""
+        """Every problem of one file; when it has none, what the cross-file checks need
+        (its prompts' comparison keys are computed here, possibly in the helper process)
+        and, if entries are kept, its entry."""
         doc = read_document(path, shown)
         if doc.problems:
-            return None, doc.problems, {}
+            return doc.problems, None, None
         if not isinstance(doc.data, dict):
             doc.problems.append(
                 doc.problem(
@@ -515,32 +608,35 @@ class _QuestionChecker:
                     "keys such as id, difficulty, prompt, options",
                 )
             )
-            return None, doc.problems, {}
+            return doc.problems, None, None
         question = validate_model(doc, Question, self.context, _question_keys)
         if question is None or self.catalog is None:
-            return None, doc.problems, {}
+            return doc.problems, None, None
         seniorities = self._check(doc, question, path)
         if doc.problems:
-            return None, doc.problems, {}
-        locales = tuple(loc for loc in self.locales if loc in question.prompt)
-        slug = path.name[:-5]
-        entry = Entry(
-            question,
-            f"{field_key}/{topic_key}/{path.name}",
+            return doc.problems, None, None
+        file = f"{field_key}/{topic_key}/{path.name}"
+        found = Found(
+            question.id,
+            file,
             field_key,
-            self.spec_of[field_key, topic_key],
             topic_key,
-            slug,
-            seniorities,
-            locales,
-            doc.digest,
+            {locale: prompt_keys(text) for locale, text in question.prompt.items()},
         )
-        keys = {}
-        for locale, text in question.prompt.items():
-            norm = normalize_text(text)
-            # Packed: 8 bytes a token, rather than an int object and a set slot.
-            keys[locale] = (hash(norm), array("q", map(hash, prompt_tokens(norm))))
-        return entry, doc.problems + stale_problems(doc, question, self.locales), keys
+        entry = None
+        if self.keep_entries:
+            entry = Entry(
+                question,
+                file,
+                field_key,
+                self.spec_of[field_key, topic_key],
+                topic_key,
+                path.name[:-5],
+                seniorities,
+                tuple(loc for loc in self.locales if loc in question.prompt),
+                doc.digest,
+            )
+        return doc.problems + stale_problems(doc, question, self.locales), found, entry
 
     def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
         problems = doc.problems
@@ -796,24 +892,36 @@ def prompt_tokens(norm: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
+def prompt_keys(prompt: str) -> tuple[bytes, array[int]]:
+    """A prompt's comparison keys: a digest of its normalized text (equal digests, equal
+    texts) and the hashes of its tokens, packed (8 bytes a token)."""
+    norm = normalize_text(prompt)
+    digest = hashlib.blake2b(norm.encode(), digest_size=16).digest()
+    return digest, array("q", map(hash, prompt_tokens(norm)))
+
+
+# locale -> (index of the question in the list of found ones, its prompt's token hashes)
+PackedTokens = list[tuple[int, "array[int]"]]
+
+
 def _cross_file_problems(
     root: Path,
     catalog: Catalog,
     catalog_doc: Document,
-    entries: list[Entry],
-    prompt_keys: list[PromptKeys],
+    found: list[Found],
+    helper: _SecondProcess,
 ) -> list[Problem]:
     problems: list[Problem] = []
     prefix = _display_prefix(root)
-    first_with_id: dict[str, Entry] = {}
-    for entry in entries:
-        other = first_with_id.setdefault(entry.id, entry)
-        if other is not entry:
+    first_with_id: dict[str, Found] = {}
+    for item in found:
+        other = first_with_id.setdefault(item.id, item)
+        if other is not item:
             problems.append(
                 _problem_in(
                     root,
-                    prefix + entry.file,
-                    entry.file,
+                    prefix + item.file,
+                    item.file,
                     ("id",),
                     f"duplicate id, also used by {prefix + other.file}",
                     "a fresh id (`qbank new` writes one); ids are never reused",
@@ -821,21 +929,20 @@ def _cross_file_problems(
             )
     token_sets: dict[str, PackedTokens] = {}
     for locale in catalog.locales:
-        prompts: dict[int, Entry] = {}
-        token_sets[locale] = []
-        for entry, keys in zip(entries, prompt_keys, strict=True):
-            if locale not in keys:
+        prompts: dict[bytes, Found] = {}
+        token_sets[locale] = packed = []
+        for n, item in enumerate(found):
+            keys = item.prompts.get(locale)
+            if keys is None:
                 continue
-            norm, tokens = keys[locale]
-            other = prompts.setdefault(norm, entry)
-            if other is not entry and normalize_text(
-                other.question.prompt[locale]
-            ) == normalize_text(entry.question.prompt[locale]):
+            digest, tokens = keys
+            other = prompts.setdefault(digest, item)
+            if other is not item:
                 problems.append(
                     _problem_in(
                         root,
-                        prefix + entry.file,
-                        entry.file,
+                        prefix + item.file,
+                        item.file,
                         ("prompt", locale),
                         f"same prompt as {prefix + other.file}",
                         "one file per question; merge or reword them",
@@ -843,20 +950,21 @@ def _cross_file_problems(
                 )
                 continue
             if len(tokens) >= 5:
-                token_sets[locale].append((entry, tokens))
-    for locale, (a, b, score) in _near_duplicates_by_locale(token_sets):
+                packed.append((n, tokens))
+    for locale, (a, b, score) in _near_duplicates_by_locale(token_sets, helper):
+        first, second = found[a], found[b]
         problems.append(
             _problem_in(
                 root,
-                prefix + b.file,
-                b.file,
+                prefix + second.file,
+                second.file,
                 ("prompt", locale),
-                f"nearly the same prompt as {prefix + a.file} (similarity {score:.2f})",
+                f"nearly the same prompt as {prefix + first.file} (similarity {score:.2f})",
                 "distinct questions, or one of them removed",
                 Severity.WARNING,
             )
         )
-    counts = Counter((e.field, e.topic) for e in entries)
+    counts = Counter((item.field, item.topic) for item in found)
     for field_key, spec_key, topic_key in _catalog_topics(catalog):
         if not counts[field_key, topic_key]:
             problems.append(
@@ -870,45 +978,29 @@ def _cross_file_problems(
     return problems
 
 
-_worker_token_sets: dict[str, PackedTokens] = {}
-
-
-def _join(items: PackedTokens) -> list[tuple[Entry, Entry, float]]:
-    """Near-duplicates among one locale's prompts (token sets unpacked for this locale only,
-    so the sets of one locale at a time are in memory)."""
-    sets = [(entry, frozenset(tokens)) for entry, tokens in items]
-    return list(near_duplicates(sets, NEAR_DUPLICATE_THRESHOLD))
-
-
-def _pairs_in_locale(locale: str) -> list[tuple[int, int, float]]:
-    items = _worker_token_sets[locale]
-    where = {id(entry): i for i, (entry, _) in enumerate(items)}
-    return [(where[id(a)], where[id(b)], score) for a, b, score in _join(items)]
+def _join(items: PackedTokens) -> list[tuple[int, int, float]]:
+    """Near-duplicates among one locale's prompts."""
+    return list(near_duplicates(items, NEAR_DUPLICATE_THRESHOLD))
 
 
 def _near_duplicates_by_locale(
-    token_sets: dict[str, PackedTokens],
-) -> Iterator[tuple[str, tuple[Entry, Entry, float]]]:
+    token_sets: dict[str, PackedTokens], helper: _SecondProcess
+) -> Iterator[tuple[str, tuple[int, int, float]]]:
     """Near-duplicate prompts per locale; on a large bank the largest locale is joined in
-    a forked worker (it inherits the token sets; only index pairs come back) while this
+    the helper process (its token hashes are sent there, index pairs come back) while this
     process joins the others."""
-    global _worker_token_sets
     locales = sorted(token_sets, key=lambda loc: -sum(len(t) for _, t in token_sets[loc]))
-    if len(locales) < 2 or sum(map(len, token_sets.values())) < PARALLEL_FROM or not _can_fork():
+    pool = None
+    if len(locales) >= 2 and sum(map(len, token_sets.values())) >= PARALLEL_FROM:
+        pool = helper.start()
+    if pool is None:
         for locale in token_sets:
             for found in _join(token_sets[locale]):
                 yield locale, found
         return
-    _worker_token_sets = token_sets
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            future = pool.submit(_pairs_in_locale, locales[0])
-            results = {locale: _join(token_sets[locale]) for locale in locales[1:]}
-            items = token_sets[locales[0]]
-            results[locales[0]] = [(items[i][0], items[j][0], sc) for i, j, sc in future.result()]
-    finally:
-        _worker_token_sets = {}
+    theirs = pool.submit(_join, token_sets[locales[0]])
+    results = {locale: _join(token_sets[locale]) for locale in locales[1:]}
+    results[locales[0]] = theirs.result()
     for locale in token_sets:
         for found in results[locale]:
             yield locale, found
@@ -933,53 +1025,59 @@ def _problem_in(
 
 
 def near_duplicates(
-    items: list[tuple[T, frozenset[K]]], threshold: float
+    items: Sequence[tuple[T, Collection[K]]], threshold: float
 ) -> Iterator[tuple[T, T, float]]:
     """Pairs whose token sets have Jaccard similarity ≥ ``threshold``.
 
-    A prefix-filter join: sets are visited from small to large, each indexed under its
-    rarest tokens (one more than the classic prefix); two sets this similar must share at
-    least two of those, and a set smaller than ``threshold`` times the current size can
-    never match again, so it leaves its buckets.
+    Each item's tokens are distinct (a set, or an array made from one). A prefix-filter
+    join: sets are visited from small to large, each indexed under its rarest tokens (one
+    more than the classic prefix); two sets this similar must share at least two of those,
+    and a set smaller than ``threshold`` times the current size can never match again, so it
+    leaves its buckets. A token no other set has is never indexed.
     """
-    # Any fixed global token order keeps the join exact; rare tokens first keeps the buckets
-    # small. Frequencies come from a sample: tokens it never saw (rare ones) go first in
-    # hash order, then the sampled ones from least to most frequent.
-    sample = items[:: max(1, len(items) // _FREQUENCY_SAMPLE)]
-    seen: Counter[K] = Counter(chain.from_iterable(tokens for _, tokens in sample))
-    common = frozenset(seen)
-    common_rank = {t: r for r, t in enumerate(sorted(seen, key=lambda t: (seen[t], hash(t))))}
-
-    def order(tokens: frozenset[K], size: int) -> list[K]:
-        prefix = size - ceil(threshold * size) + 2
-        rare = sorted(tokens - common, key=hash)
-        if len(rare) >= prefix:
-            return rare[:prefix]
-        known = sorted(tokens & common, key=common_rank.__getitem__)
-        return rare + known[: prefix - len(rare)]
-
-    records = sorted(
-        (len(tokens), i, order(tokens, len(tokens))) for i, (_, tokens) in enumerate(items)
-    )
+    # Any fixed global order of the tokens keeps the join exact; rare tokens first keeps
+    # the buckets small. Every token gets a distinct rank, its count first: count * n + i.
+    counts: Counter[K] = Counter(chain.from_iterable(tokens for _, tokens in items))
+    n = len(counts)
+    rank = {token: count * n + i for i, (token, count) in enumerate(counts.items())}
+    del counts
+    shared_from = 2 * n  # ranks below this belong to tokens only one set has
+    ranked = rank.__getitem__
+    records = sorted((len(tokens), i) for i, (_, tokens) in enumerate(items))
     sizes = [len(tokens) for _, tokens in items]
-    index: dict[K, list[int]] = defaultdict(list)
-    starts: dict[K, int] = defaultdict(int)
-    for size, i, prefix_tokens in records:
+    index: dict[int, list[int]] = defaultdict(list)
+    starts: dict[int, int] = defaultdict(int)
+    as_sets: dict[int, frozenset[K]] = {}
+
+    def as_set(i: int) -> frozenset[K]:
+        found = as_sets.get(i)
+        if found is None:
+            tokens = items[i][1]
+            found = as_sets[i] = tokens if isinstance(tokens, frozenset) else frozenset(tokens)
+        return found
+
+    for size, i in records:
         smallest = threshold * size
+        prefix = size - ceil(threshold * size) + 2
         hits: list[int] = []
-        for tok in prefix_tokens:
-            bucket = index[tok]
-            start = starts[tok]
+        for key in sorted(map(ranked, items[i][1]))[:prefix]:
+            if key < shared_from:
+                continue
+            bucket = index[key]
+            start = starts[key]
             while start < len(bucket) and sizes[bucket[start]] < smallest:
                 start += 1
-            starts[tok] = start
+            starts[key] = start
             hits += bucket[start:]
             bucket.append(i)
-        shared = Counter(hits)
-        mine = items[i][1]
-        for j in sorted(j for j, count in shared.items() if count >= 2):
-            other = items[j][1]
-            common_count = len(mine & other)
+        if len(hits) < 2:
+            continue
+        candidates = sorted(j for j, count in Counter(hits).items() if count >= 2)
+        if not candidates:
+            continue
+        mine = as_set(i)
+        for j in candidates:
+            common_count = len(mine & as_set(j))
             score = common_count / (size + sizes[j] - common_count)
             if score >= threshold:
                 yield items[j][0], items[i][0], score

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from qbank import __version__
-from qbank.bank import CATALOG_FILE, Bank, check_bank, load_bank
+from qbank.bank import CATALOG_FILE, Bank, check_bank, load_bank, validate_bank
 from qbank.problems import ContentError, errors_in, format_problems
 
 DEFAULT_CONTENT = "content"
@@ -74,9 +74,9 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool) -> None:
             raise click.ClickException(
                 f"{root}: no such content folder; expected a folder holding {CATALOG_FILE}"
             )
-        bank, found = check_bank(root)
+        questions, found = validate_bank(root)
         problems += found
-        counted += len(bank.entries) if bank else 0
+        counted += questions
     if problems or style == "json":  # JSON readers always get a list, even an empty one
         click.echo(format_problems(problems, style))
     errors = errors_in(problems)

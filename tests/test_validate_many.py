@@ -106,8 +106,9 @@ def test_twenty_broken_files_subprocess(broken_bank: Path) -> None:
 def test_parallel_check_reports_the_same(
     broken_bank: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A large bank is checked in two processes; the problems are the same as in one."""
-    from qbank.bank import check_bank
+    """A large bank is checked in two processes; the problems are the same as in one,
+    whether the questions are kept (the site) or not (``qbank validate``)."""
+    from qbank.bank import check_bank, validate_bank
 
     prompts = [" ".join(f"w{n}x{i}" for i in range(20)) for n in range(5)]
     prompts.append(prompts[4] + " extra")  # 20/21 of the words of the one before
@@ -116,6 +117,10 @@ def test_parallel_check_reports_the_same(
         (broken_bank / TOPIC / f"ok-{n}.yaml").write_text(text, encoding="utf-8")
     sequential = check_bank(broken_bank)[1]
     monkeypatch.setattr("qbank.bank.PARALLEL_FROM", 2)
+    monkeypatch.setattr("qbank.bank._CHUNK", 3)  # both processes take several chunks
     parallel = check_bank(broken_bank)[1]
     assert sorted(parallel) == sorted(sequential)
+    assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
+    monkeypatch.setattr("qbank.bank.PARALLEL_FROM", 10**9)
+    assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
     assert any("nearly the same prompt" in p.message for p in parallel)
