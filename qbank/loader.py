@@ -9,8 +9,8 @@ the cost of ``yaml.load(..., Loader=CSafeLoader)``.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
-import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +28,10 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+try:
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # PyYAML built without libyaml: the same rules, slower
+    _Parser = yaml.SafeLoader  # type: ignore[assignment, misc]
 _scalars = SafeConstructor()
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -195,7 +199,7 @@ def read_document(path: Path, display: str) -> Document:
 def parse_into(doc: Document) -> None:
     """Parse ``doc.text`` into ``doc.data``, adding problems for anything refused."""
     text = doc.text
-    if ("&" in text or "*" in text) and _ANCHOR_OR_ALIAS.search(text) and _refuse_anchors(doc):
+    if _may_hold_anchor_or_alias(text) and _refuse_anchors(doc):
         return
     try:
         node = _compose(text)
@@ -221,18 +225,68 @@ def parse_into(doc: Document) -> None:
 
 
 def _compose(text: str) -> yaml.Node | None:
-    loader = _Loader(text)
+    composer = _Composer(text)
     try:
-        node: yaml.Node | None = loader.get_single_node()
+        node: yaml.Node | None = composer.get_single_node()
         return node
     finally:
-        loader.dispose()
+        composer.dispose()
 
 
-# Where an anchor (&name) or alias (*name) could start: after a line start, a space or a
-# flow indicator, and followed by a name character. Text without a match has neither, so
-# only files with a match (Markdown **bold**, say) pay for the event scan that decides.
-_ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,:])[&*][^\s\[\]{},]", re.M)
+_resolved: dict[str, str] = {}  # plain scalar → its implicit tag, for short scalars
+
+
+class _Composer(_Parser):
+    """libyaml's parser and composer with a faster tag resolver: nodes, no Python objects.
+
+    The composer calls back into Python for every node; the safe resolver's answers are the
+    same for the same plain scalar, so short ones are remembered (keys, numbers, option
+    keys), and path resolvers (which a safe loader never has) are skipped.
+    """
+
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            if not implicit[0]:  # quoted or block text
+                return _STR
+            tag = _resolved.get(value)
+            if tag is None:
+                tag = _RESOLVER.resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+                if len(value) <= 64 and len(_resolved) < 50_000:
+                    _resolved[value] = tag
+            return tag
+        return _MAP if kind is yaml.MappingNode else _SEQ
+
+    # Called around every node to follow path resolvers; there are none. Builtins taking the
+    # same arguments, rather than Python functions that do nothing.
+    descend_resolver = operator.is_
+    ascend_resolver = int
+
+
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _may_hold_anchor_or_alias(text: str) -> bool:
+    """Whether an anchor (&name) or alias (*name) could start somewhere in ``text``: after
+    the start of a line, a space or a flow indicator, and followed by a name character.
+
+    Text without such a place has neither, so only files with one (Markdown **bold**, say)
+    pay for the event scan that decides.
+    """
+    for mark in "&*":
+        at = text.find(mark)
+        while at >= 0:
+            before = text[at - 1] if at else "\n"
+            after = text[at + 1 : at + 2]
+            if (
+                (before.isspace() or before in "[{,:")
+                and after
+                and not after.isspace()
+                and after not in "[]{},"
+            ):
+                return True
+            at = text.find(mark, at + 1)
+    return False
+
 
 _TAB_HINT = "indentation with spaces (YAML does not allow tabs)"
 
