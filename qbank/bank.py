@@ -14,16 +14,14 @@ import os
 import re
 import unicodedata
 from array import array
-from collections import Counter, defaultdict
-from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
-from math import ceil
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from qbank.cache import FileCache, stamp
 from qbank.loader import Document, Path_, read_document, validate_model
@@ -40,11 +38,13 @@ from qbank.problems import ContentError, Problem, Severity, display_path, errors
 from qbank.safety import local_images, unsafe_parts
 from qbank.translations import stale_problems
 
+if TYPE_CHECKING:
+    import numpy as np
+
 CATALOG_FILE = "catalog.yaml"
 NEAR_DUPLICATE_THRESHOLD = 0.9
 _SLUG = re.compile(SLUG_PATTERN)
 T = TypeVar("T")
-K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -1025,59 +1025,88 @@ def _problem_in(
 
 
 def near_duplicates(
-    items: Sequence[tuple[T, Collection[K]]], threshold: float
-) -> Iterator[tuple[T, T, float]]:
-    """Pairs whose token sets have Jaccard similarity ≥ ``threshold``.
+    items: Sequence[tuple[T, Collection[int]]], threshold: float
+) -> list[tuple[T, T, float]]:
+    """Pairs whose token sets have Jaccard similarity ≥ ``threshold``, as (first, second,
+    similarity) with the second the larger set (or the later one of two the same size).
 
-    Each item's tokens are distinct (a set, or an array made from one). A prefix-filter
-    join: sets are visited from small to large, each indexed under its rarest tokens (one
-    more than the classic prefix); two sets this similar must share at least two of those,
-    and a set smaller than ``threshold`` times the current size can never match again, so it
-    leaves its buckets. A token no other set has is never indexed.
+    Tokens are integers (hashes), distinct within each item. A prefix-filter join, in
+    array operations: every set is ordered by one global order of tokens (rarest first),
+    and two sets this similar must share at least two tokens of their prefixes (one token
+    longer than the classic prefix; tokens no other set has are left out, since they are
+    never shared). Candidate pairs are the sets sharing a prefix token whose sizes allow
+    the threshold; the pairs sharing two are compared exactly.
     """
-    # Any fixed global order of the tokens keeps the join exact; rare tokens first keeps
-    # the buckets small. Every token gets a distinct rank, its count first: count * n + i.
-    counts: Counter[K] = Counter(chain.from_iterable(tokens for _, tokens in items))
-    n = len(counts)
-    rank = {token: count * n + i for i, (token, count) in enumerate(counts.items())}
-    del counts
-    shared_from = 2 * n  # ranks below this belong to tokens only one set has
-    ranked = rank.__getitem__
-    records = sorted((len(tokens), i) for i, (_, tokens) in enumerate(items))
-    sizes = [len(tokens) for _, tokens in items]
-    index: dict[int, list[int]] = defaultdict(list)
-    starts: dict[int, int] = defaultdict(int)
-    as_sets: dict[int, frozenset[K]] = {}
+    import numpy as np  # here, not at the top: most commands never join
 
-    def as_set(i: int) -> frozenset[K]:
+    n = len(items)
+    sizes = np.fromiter((len(tokens) for _, tokens in items), dtype=np.int64, count=n)
+    if n < 2 or not sizes.any():
+        return []
+    flat = np.concatenate([_as_int64(tokens) for _, tokens in items])
+    owner = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    # The global order: by how many sets have the token, then by the token's value.
+    distinct = np.sort(flat)
+    first = np.empty(len(distinct), dtype=bool)
+    first[0] = True
+    np.not_equal(distinct[1:], distinct[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    distinct = distinct[starts]
+    counts = np.diff(np.append(starts, len(flat)))
+    dense = np.empty(len(distinct), dtype=np.int64)
+    dense[np.argsort(counts, kind="stable")] = np.arange(len(distinct))
+    rank = dense[np.searchsorted(distinct, flat)]  # the token's place in the global order
+    unique_tokens = int(np.count_nonzero(counts == 1))  # they come first in the order
+    # Each set's tokens in that order (sets are contiguous in ``flat``), then its prefix.
+    span = len(distinct)
+    ordered = np.sort(owner * span + rank)
+    owner, rank = np.divmod(ordered, span)
+    set_start = np.cumsum(sizes) - sizes
+    prefix = sizes - np.ceil(threshold * sizes).astype(np.int64) + 2
+    in_prefix = np.arange(len(flat), dtype=np.int64) - set_start[owner] < prefix[owner]
+    keep = in_prefix & (rank >= unique_tokens)  # tokens other sets have too
+    owner, rank = owner[keep], rank[keep]
+    # Pairs of sets sharing a prefix token: entries by token, then by set size and set, so
+    # that each pair appears once, smaller set first; the second must not be too large.
+    entry_size = sizes[owner]
+    by_token = np.lexsort((owner, entry_size, rank))
+    owner, rank, entry_size = owner[by_token], rank[by_token], entry_size[by_token]
+    top = int(sizes.max())
+    # largest[s]: the largest size a set may have to be as similar to a set of size s
+    largest = np.searchsorted(threshold * np.arange(top + 1), np.arange(top + 1), "right") - 1
+    limit = np.minimum(largest[entry_size], top)
+    end = np.searchsorted(rank * (top + 1) + entry_size, rank * (top + 1) + limit, "right")
+    width = end - np.arange(len(owner)) - 1
+    if not width.any():
+        return []
+    left = np.repeat(np.arange(len(owner)), width)
+    right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(width) - width, width)
+    pair_codes, shared = np.unique(owner[left] * n + owner[right], return_counts=True)
+    candidates = pair_codes[shared >= 2]
+    if not len(candidates):
+        return []
+    as_sets: dict[int, frozenset[int]] = {}
+
+    def as_set(i: int) -> frozenset[int]:
         found = as_sets.get(i)
         if found is None:
-            tokens = items[i][1]
-            found = as_sets[i] = tokens if isinstance(tokens, frozenset) else frozenset(tokens)
+            found = as_sets[i] = frozenset(items[i][1])
         return found
 
-    for size, i in records:
-        smallest = threshold * size
-        prefix = size - ceil(threshold * size) + 2
-        hits: list[int] = []
-        for key in sorted(map(ranked, items[i][1]))[:prefix]:
-            if key < shared_from:
-                continue
-            bucket = index[key]
-            start = starts[key]
-            while start < len(bucket) and sizes[bucket[start]] < smallest:
-                start += 1
-            starts[key] = start
-            hits += bucket[start:]
-            bucket.append(i)
-        if len(hits) < 2:
-            continue
-        candidates = sorted(j for j, count in Counter(hits).items() if count >= 2)
-        if not candidates:
-            continue
-        mine = as_set(i)
-        for j in candidates:
-            common_count = len(mine & as_set(j))
-            score = common_count / (size + sizes[j] - common_count)
-            if score >= threshold:
-                yield items[j][0], items[i][0], score
+    size_list = sizes.tolist()
+    found_pairs = []
+    for a, b in zip(*(part.tolist() for part in np.divmod(candidates, n)), strict=True):
+        common = len(as_set(a) & as_set(b))
+        score = common / (size_list[a] + size_list[b] - common)
+        if score >= threshold:
+            found_pairs.append((size_list[b], b, a, score))
+    found_pairs.sort()
+    return [(items[a][0], items[b][0], score) for _, b, a, score in found_pairs]
+
+
+def _as_int64(tokens: Collection[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    import numpy as np
+
+    if isinstance(tokens, array) and tokens.typecode == "q":
+        return np.frombuffer(tokens, dtype=np.int64)
+    return np.fromiter(tokens, dtype=np.int64, count=len(tokens))

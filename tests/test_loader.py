@@ -105,9 +105,14 @@ def test_near_duplicates_finds_exactly_the_similar_pairs() -> None:
         ("b", frozenset([*base, "extra"])),  # 30/31 = 0.97 with a
         ("c", frozenset([*base[:25], "x1", "x2", "x3", "x4", "x5"])),  # 25/35 with a
         ("d", frozenset(f"v{i}" for i in range(30))),
+        ("e", frozenset(f"u{i}" for i in range(10))),
+        ("f", frozenset(f"u{i}" for i in range(9))),  # 9/10 with e: exactly the threshold
+        ("g", frozenset(f"u{i}" for i in range(8))),  # 8/10 with e, 8/9 with f
     ]
-    found = {(a, b) for a, b, _score in near_duplicates(items, 0.9)}
-    assert found == {("a", "b")}
+    ids: dict[str, int] = {}
+    numbered = [(name, frozenset(ids.setdefault(t, len(ids)) for t in s)) for name, s in items]
+    found = {(a, b) for a, b, _score in near_duplicates(numbered, 0.9)}
+    assert found == {("a", "b"), ("f", "e")}
 
 
 @pytest.mark.parametrize("packed", [False, True])
@@ -137,7 +142,9 @@ def test_near_duplicates_equals_brute_force(threshold: float, packed: bool) -> N
         for (a, x), (b, y) in combinations(items, 2)
         if len(x & y) / len(x | y) >= threshold
     }
-    joined = [(n, array("q", map(hash, tokens))) for n, tokens in items] if packed else items
+    ids: dict[str, int] = {}
+    numbered = [(n, frozenset(ids.setdefault(t, len(ids)) for t in tokens)) for n, tokens in items]
+    joined = [(n, array("q", map(hash, tokens))) for n, tokens in items] if packed else numbered
     found = {(a, b) if a < b else (b, a) for a, b, _ in near_duplicates(joined, threshold)}
     assert len(brute) > 50
     assert found == brute
