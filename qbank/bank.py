@@ -8,7 +8,6 @@ exporters never have to check anything again.
 from __future__ import annotations
 
 import gc
-import hashlib
 import multiprocessing
 import os
 import re
@@ -230,9 +229,9 @@ _CHUNK = 250
 PARALLEL_FROM = 2000
 
 QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
-# locale -> digest of the normalized prompt (16 bytes), hashes of its tokens packed (8 bytes
-# a token, cheap to send between processes; the helper is forked, so hashes agree).
-PromptKeys = dict[str, tuple[bytes, "array[int]"]]
+# locale -> hash of the normalized prompt, hashes of its tokens packed (8 bytes a token,
+# cheap to send between processes; the helper is forked, so hashes agree).
+PromptKeys = dict[str, tuple[int, "array[int]"]]
 Checked = tuple[list[Problem], "Found | None", "Entry | None"]
 
 
@@ -866,7 +865,9 @@ def _texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:
 
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits
+_WORD_OR_UNDERSCORE = re.compile(r"\w+")  # the same where there is no underscore, faster
+_ASCII_GAPS = {c: " " for c in range(128) if not chr(c).isalnum()}  # what _WORD skips, in ASCII
 
 
 def normalize_text(text: str) -> str:
@@ -881,7 +882,9 @@ def prompt_tokens(norm: str) -> frozenset[str]:
     without spaces) overlapping character pairs, which tell texts apart far better than
     single characters."""
     if norm.isascii():
-        return frozenset(_WORD.findall(norm))
+        return frozenset(norm.translate(_ASCII_GAPS).split())
+    if not _CJK_RUN.search(norm):
+        return frozenset((_WORD if "_" in norm else _WORD_OR_UNDERSCORE).findall(norm))
     tokens: set[str] = set()
     for run in _CJK_RUN.findall(norm):
         if len(run) == 1:
@@ -892,12 +895,11 @@ def prompt_tokens(norm: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
-def prompt_keys(prompt: str) -> tuple[bytes, array[int]]:
-    """A prompt's comparison keys: a digest of its normalized text (equal digests, equal
-    texts) and the hashes of its tokens, packed (8 bytes a token)."""
+def prompt_keys(prompt: str) -> tuple[int, array[int]]:
+    """A prompt's comparison keys: the hash of its normalized text and the hashes of its
+    tokens, packed (8 bytes a token)."""
     norm = normalize_text(prompt)
-    digest = hashlib.blake2b(norm.encode(), digest_size=16).digest()
-    return digest, array("q", map(hash, prompt_tokens(norm)))
+    return hash(norm), array("q", map(hash, prompt_tokens(norm)))
 
 
 # locale -> (index of the question in the list of found ones, its prompt's token hashes)
@@ -928,16 +930,29 @@ def _cross_file_problems(
                 )
             )
     token_sets: dict[str, PackedTokens] = {}
+    read_again: dict[tuple[str, str], str] = {}
+
+    def prompt_of(item: Found, locale: str) -> str:
+        """The normalized prompt, read again (only for prompts whose hashes are equal)."""
+        key = (item.file, locale)
+        if key not in read_again:
+            doc = read_document(root / item.file, prefix + item.file)
+            context = {"default_locale": catalog.default_locale}
+            question = validate_model(doc, Question, context)
+            text = question.prompt.get(locale, "") if question else ""
+            read_again[key] = normalize_text(text)
+        return read_again[key]
+
     for locale in catalog.locales:
-        prompts: dict[bytes, Found] = {}
+        prompts: dict[int, Found] = {}
         token_sets[locale] = packed = []
         for n, item in enumerate(found):
             keys = item.prompts.get(locale)
             if keys is None:
                 continue
-            digest, tokens = keys
-            other = prompts.setdefault(digest, item)
-            if other is not item:
+            norm_hash, tokens = keys
+            other = prompts.setdefault(norm_hash, item)
+            if other is not item and prompt_of(other, locale) == prompt_of(item, locale):
                 problems.append(
                     _problem_in(
                         root,

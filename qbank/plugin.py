@@ -12,6 +12,7 @@ rendered once and shared with the derived builds.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import html
 import logging
 import os
@@ -20,7 +21,9 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -34,10 +37,11 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink
 from mkdocs.utils import CountHandler
 
 from qbank import publish
-from qbank.bank import Bank, Checked, load_bank
+from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.cache import FileCache
 from qbank.problems import ContentError
 from qbank.render import (
@@ -46,10 +50,20 @@ from qbank.render import (
     BodyCache,
     RenderedSite,
     RenderOptions,
+    page_paths,
     render_site,
     strings_for,
 )
-from qbank.search import SearchIndexError, index_site_after_build, search_settings
+from qbank.search import (
+    OUTPUT,
+    IndexJob,
+    SearchIndexError,
+    SearchRecord,
+    bank_records,
+    index_site_after_build,
+    merge_indexes,
+    search_settings,
+)
 
 log = logging.getLogger("mkdocs.plugins.qbank")
 
@@ -123,7 +137,18 @@ class _Shared:
 
 _handoff: _Shared | None = None
 _command = ""  # the command of this process's on_startup (kept across serve's rebuilds)
-_PLACEHOLDER = re.compile("<p>" + re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)") + "</p>")
+_HEADING_OR_PLACEHOLDER = re.compile(
+    r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'
+    + re.escape(PLACEHOLDER).replace(r"\{\}", r"(?P<block>\d+)")
+    + "</p>"
+)
+
+
+def _flat(links: Any) -> Any:
+    """Every anchor of a table of contents, depth first."""
+    for link in links:
+        yield link
+        yield from _flat(link.children)
 
 
 def _escaped_nav(nav: Any) -> Any:
@@ -152,6 +177,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         # Kept across serve's rebuilds (MkDocs reuses this instance): checked question files.
         self.checked: FileCache[Checked] = FileCache()
         self.bodies = BodyCache()  # rendered questions, reused while their file is unchanged
+        self.options = RenderOptions()
+        self.topic_url: Any = None  # Entry → site-root URL of its topic page
+        self.search_parts: Path | None = None  # one Pagefind bundle per locale, merged at the end
+        self.index_jobs: dict[str, IndexJob] = {}
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -170,8 +199,21 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         else:
             self.derived = False
             bank = self._load()
-            site = render_site(bank, self._render_options(config), self.bodies)
+            self.options = self._render_options(config)
+            self.topic_url = _topic_url(config)
+            self.shared = _Shared(bank, RenderedSite(), bank.catalog.default_locale)
+            if self.command != "serve":
+                # Every other locale renders, builds and indexes in its own process, while
+                # this one does the default locale (``_start_locales``).
+                self._start_locales(config)
+            serving = self.command == "serve"
+            locales = () if serving else (bank.catalog.default_locale,)
+            site = render_site(
+                bank, dataclasses.replace(self.options, locales=locales), self.bodies
+            )
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
+            if not serving:
+                self.index_jobs[self.shared.locale] = self._index(self.shared.locale)
         shared = self.shared
         locale = shared.locale
         pages_log = logging.getLogger("mkdocs.structure.pages")
@@ -273,6 +315,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             else:
                 inclusion = InclusionLevel.EXCLUDED
             self._add(files, File.generated(config, path, content=markdown, inclusion=inclusion))
+        # Other locales' pages (built by their own builds) only as link targets.
+        excluded = InclusionLevel.EXCLUDED
+        for other in self.shared.bank.catalog.locales:
+            for path in page_paths(self.shared.bank, other) if other not in site.nav else ():
+                self._add(files, File.generated(config, path, content="", inclusion=excluded))
         for path, data in site.files.items():
             if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
                 self._add(files, File.generated(config, path, content=data))
@@ -283,19 +330,48 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             title = strings_for(locale)["tags"]
             index = f"---\ntitle: {title}\n---\n# {title}\n\n<!-- material/tags -->\n"
             self._add(files, File.generated(config, f"{locale}/tags.md", content=index))
-        if not self.derived:
-            self._start_locales(config)
         return files
 
     @event_priority(100)  # before any other plugin reads the page's HTML
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        """Put each question's HTML where its placeholder is (Markdown never parses it)."""
+        """Put each run of questions where its placeholder is (Markdown never parses them):
+        headings written here as the toc extension would, and added to the page's TOC."""
         if self.shared is None or "qbank:question:" not in html:
             return html
         blocks = self.shared.site.blocks
-        return _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], html)
+        toc_config = config.mdx_configs.get("toc", {})
+        permalink = toc_config.get("permalink", False)
+        symbol = "&para;" if permalink is True else str(permalink) if permalink else ""
+        link_title = html_escape(str(toc_config.get("permalink_title", "Permanent link")))
+        link_class = html_escape(str(toc_config.get("permalink_class", "headerlink")))
+        anchors = {link.id: link for link in _flat(page.toc)}
+        parent: AnchorLink | None = None
+        out: list[str] = []
+        at = 0
+        for match in _HEADING_OR_PLACEHOLDER.finditer(html):
+            if match.group("heading_id") is not None:
+                parent = anchors.get(match.group("heading_id"), parent)
+                continue
+            out.append(html[at : match.start()])
+            at = match.end()
+            for slot in blocks[int(match.group("block"))]:
+                title = html_escape(slot.title)
+                link = (
+                    f'<a class="{link_class}" href="#{slot.anchor}" title="{link_title}">'
+                    f"{symbol}</a>"
+                    if symbol
+                    else ""
+                )
+                out.append(
+                    f'<h{slot.level} id="{slot.anchor}">{title}{link}</h{slot.level}>\n'
+                    f"{slot.html}\n"
+                )
+                item = AnchorLink(title, slot.anchor, slot.level)
+                (parent.children if parent is not None else page.toc.items).append(item)
+        out.append(html[at:])
+        return "".join(out)
 
     @staticmethod
     def _add(files: Files, file: File) -> None:
@@ -317,8 +393,16 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     # -- the other locales ---------------------------------------------------------------------
 
+    def _index(self, locale: str) -> IndexJob:
+        """Start indexing ``locale``'s questions into its own bundle (see ``_merge_search``)."""
+        assert self.shared is not None
+        assert self.search_parts is not None
+        records = bank_records(self.shared.bank, locale, self.topic_url)
+        return IndexJob(records, self.search_parts / locale)
+
     def _derived_build(self, locale: str, config: MkDocsConfig, folder: Path) -> None:
-        """Build one other locale's pages into ``folder`` (its ``<locale>/`` tree)."""
+        """Build one other locale's pages into ``folder`` (its ``<locale>/`` tree); outside
+        ``mkdocs serve`` also render its pages first and index its questions meanwhile."""
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
 
@@ -331,25 +415,36 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             use_directory_urls=config.use_directory_urls,
             strict=config.strict,
         )
-        _handoff = _Shared(self.shared.bank, self.shared.site, locale)
+        site, job = self.shared.site, None
+        if locale not in site.nav:
+            site = render_site(
+                self.shared.bank, dataclasses.replace(self.options, locales=(locale,)), self.bodies
+            )
+            job = self._index(locale)
+        _handoff = _Shared(self.shared.bank, site, locale)
         own = (self.shared, self.derived)  # the derived build runs on this same instance
         try:
             build(derived)
+            if job is not None:
+                job.wait()
         finally:
             _handoff = None
             self.shared, self.derived = own
 
     def _start_locales(self, config: MkDocsConfig) -> None:
-        """Fork one process per other locale; they build while this one builds its own.
+        """Fork one process per other locale; they render, build and index while this one
+        does the default locale.
 
-        The children share the loaded bank and the rendered pages (fork, copy-on-write) and
-        write into folders beside the site; ``_build_locales`` waits for them and renames
-        each ``<locale>/`` into place (no copy).
+        The children share the loaded bank (fork, copy-on-write) and write into folders
+        beside the site; ``_build_locales`` waits for them and renames each ``<locale>/``
+        into place (no copy).
         """
         assert self.shared is not None
+        parent = Path(config.site_dir).resolve().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        self.search_parts = Path(tempfile.mkdtemp(prefix=".qbank-search-", dir=parent))
         if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return
-        parent = Path(config.site_dir).resolve().parent
         for locale in self.shared.bank.catalog.locales[1:]:
             folder = Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
             for stream in (sys.stdout, sys.stderr):
@@ -376,6 +471,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 os.waitpid(pid, 0)
             shutil.rmtree(folder, ignore_errors=True)
         self.locale_builds = {}
+        for job in self.index_jobs.values():
+            job.thread.join()
+        self.index_jobs = {}
+        if self.search_parts is not None:
+            shutil.rmtree(self.search_parts, ignore_errors=True)
+            self.search_parts = None
 
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site."""
@@ -406,13 +507,37 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if failed:
             self._stop_locales()
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
-        _write_locale_sitemaps(self.shared.site, config)
+        _write_locale_sitemaps(self.shared.bank, config)
         try:
-            report = index_site_after_build(Path(config.site_dir))
+            self._merge_search(site_dir)
         except SearchIndexError as error:
+            self._stop_locales()
             raise PluginError(f"qbank: {error}") from None
-        if report is not None:
-            log.info("qbank: %s", report.summary())
+
+    def _merge_search(self, site_dir: Path) -> None:
+        """Put the search index in place: the per-locale bundles merged (``mkdocs build``),
+        or under ``mkdocs serve`` the last index at once and a fresh one in the background."""
+        assert self.shared is not None
+        bank = self.shared.bank
+        if self.search_parts is None:  # serve: every locale was rendered here
+            records: list[SearchRecord] = []
+            for locale in bank.catalog.locales:
+                records += bank_records(bank, locale, self.topic_url)
+            report = index_site_after_build(site_dir, records)
+            if report is not None:
+                log.info("qbank: %s", report.summary())
+            return
+        for job in self.index_jobs.values():
+            job.wait()
+        self.index_jobs = {}
+        merge_indexes(
+            [self.search_parts / locale for locale in bank.catalog.locales], site_dir / OUTPUT
+        )
+        shutil.rmtree(self.search_parts, ignore_errors=True)
+        self.search_parts = None
+        languages = Counter(loc.lower() for e in bank.entries for loc in e.locales)
+        per = ", ".join(f"{lang} {n}" for lang, n in sorted(languages.items()))
+        log.info("qbank: search index: %d questions (%s)", sum(languages.values()), per)
 
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 
@@ -472,6 +597,16 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         return server
 
 
+def _topic_url(config: MkDocsConfig) -> Any:
+    """Entry → the site-root URL of its topic page, as MkDocs writes it."""
+    suffix = "" if config.use_directory_urls else "index.html"
+
+    def url(locale: str, entry: Entry) -> str:
+        return f"/{locale}/{entry.field}/{entry.topic}/{suffix}"
+
+    return url
+
+
 def _allow_bank_tags(config: MkDocsConfig, bank: Bank) -> None:
     """With Material's tags plugin on, allow exactly the bank's tags (``tags_allowed``), so
     a tag that no question carries fails the build instead of silently appearing."""
@@ -484,12 +619,12 @@ def _allow_bank_tags(config: MkDocsConfig, bank: Bank) -> None:
     tags_plugin.config["tags_allowed"] = {Tag(name) for name in names}
 
 
-def _write_locale_sitemaps(site: RenderedSite, config: MkDocsConfig) -> None:
+def _write_locale_sitemaps(bank: Bank, config: MkDocsConfig) -> None:
     """Write ``<locale>/sitemap.xml``: the locale's generated pages, sorted, without dates."""
     root = config.site_url or "/"
-    for locale in site.nav:
+    for locale in bank.catalog.locales:
         urls = []
-        for path in sorted(p for p in site.pages if p.startswith(f"{locale}/")):
+        for path in sorted(page_paths(bank, locale)):
             folder = path.removesuffix("index.md")
             urls.append(urljoin(root, folder if config.use_directory_urls else path[:-3] + ".html"))
         body = "".join(f"<url><loc>{escape(url)}</loc></url>\n" for url in urls)

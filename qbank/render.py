@@ -54,9 +54,21 @@ class RenderOptions:
     report_template: str = "question-problem.yml"
     content_dir: str = "content"  # the bank's folder inside the repository
     locales: tuple[str, ...] = ()  # which locales to render; empty means all
-    # Pages hold a placeholder line per question instead of its HTML (``RenderedSite.blocks``
-    # holds the HTML): a publisher swaps them in after Markdown, which never parses them.
+    # Pages hold one placeholder line per run of questions instead of their headings and HTML
+    # (``RenderedSite.blocks`` holds them as ``Slot``s): a publisher writes the headings,
+    # swaps the HTML in after Markdown (which never parses any of it) and adds the headings
+    # to the page's table of contents.
     placeholders: bool = False
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One question as a page shows it: its heading (level, anchor id, plain title) and HTML."""
+
+    level: int
+    anchor: str
+    title: str
+    html: str
 
 
 @dataclass
@@ -67,11 +79,11 @@ class RenderedSite:
     files: dict[str, bytes] = field(default_factory=dict)
     nav: dict[str, list[Any]] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # locale → site title
-    blocks: list[str] = field(default_factory=list)  # question HTML by placeholder number
+    blocks: list[tuple[Slot, ...]] = field(default_factory=list)  # runs by placeholder number
 
 
 PLACEHOLDER = "qbank:question:{}:end"
-"""The line that stands for ``RenderedSite.blocks[n]`` when ``RenderOptions.placeholders``."""
+"""The line that stands for the run ``RenderedSite.blocks[n]`` (``RenderOptions.placeholders``)."""
 
 
 @cache
@@ -259,12 +271,30 @@ class _Renderer:
         attributes.append('data-pagefind-ignore="all"' if copy else "data-pagefind-body")
         return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
 
-    def block(self, site: RenderedSite, question_html: str) -> str:
-        """What a page shows for a question: its HTML, or a placeholder for it."""
+    def questions(
+        self, site: RenderedSite, entries: list[Entry], locale: str, level: int, *, copy: bool
+    ) -> list[tuple[str, str]]:
+        """A run of questions for a page template: (Markdown heading, HTML) pairs, or with
+        placeholders one pair holding the placeholder of the whole run."""
         if not self.options.placeholders:
-            return question_html
-        site.blocks.append(question_html)
-        return PLACEHOLDER.format(len(site.blocks) - 1)
+            return [
+                (self.heading(e, locale, level), self.question_html(e, locale, copy=copy))
+                for e in entries
+            ]
+        if not entries:
+            return []
+        site.blocks.append(
+            tuple(
+                Slot(
+                    level,
+                    f"h-{e.id}",
+                    plain_text(e.question.prompt[locale]) or e.slug,
+                    self.question_html(e, locale, copy=copy),
+                )
+                for e in entries
+            )
+        )
+        return [("", PLACEHOLDER.format(len(site.blocks) - 1))]
 
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
         """The Markdown heading that puts a question in the table of contents."""
@@ -290,7 +320,7 @@ class _Renderer:
 
     def images(self, site: RenderedSite, entry: Entry) -> None:
         folder = (self.bank.root / entry.file).parent
-        for texts in _texts(entry):
+        for texts in question_texts(entry):
             for text in texts.values():
                 for image in local_images(text):
                     source = folder / image
@@ -438,10 +468,8 @@ class _Renderer:
             topic=topic_key,
             folder=f"{field_key}/{topic_key}",
             level_names=self._level_names_json(locale),
-            questions=[
-                (self.heading(e, locale), self.block(site, self.question_html(e, locale)))
-                for e in here
-            ],
+            questions=self.questions(site, here, locale, 2, copy=False),
+            count=len(here),
             missing=missing,
             missing_count=len(entries) - len(here),
             tags=sorted({tag for entry in here for tag in entry.question.tags}),
@@ -467,13 +495,7 @@ class _Renderer:
                     {
                         "name": self.bank.name(topic.name, locale),
                         "key": topic_key,
-                        "questions": [
-                            (
-                                self.heading(e, locale, 3),
-                                self.block(site, self.question_html(e, locale, copy=True)),
-                            )
-                            for e in chosen
-                        ],
+                        "questions": self.questions(site, chosen, locale, 3, copy=True),
                     }
                 )
         field_name = self.bank.name(self.catalog.fields[field_key].name, locale)
@@ -495,13 +517,32 @@ class _Renderer:
         )
 
 
-def _texts(entry: Entry) -> Iterable[Mapping[str, str]]:
+def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
+    """Every localized text of a question: the prompt first, then explanation, assesses,
+    model answer and the options."""
     q = entry.question
     yield q.prompt
     for texts in (q.explanation, q.assesses, q.model_answer):
         if texts:
             yield texts
     yield from (q.options or {}).values()
+
+
+def page_paths(bank: Bank, locale: str) -> list[str]:
+    """The Markdown page paths ``render_site`` writes for ``locale``, without rendering them
+    (a build of one locale names the other locales' pages as link targets)."""
+    paths = [f"{locale}/index.md"]
+    for field_key, field_ in bank.catalog.fields.items():
+        base = f"{locale}/{field_key}"
+        paths.append(f"{base}/index.md")
+        paths += [
+            f"{base}/{topic}/index.md"
+            for spec in field_.specializations.values()
+            for topic in spec.topics
+        ]
+        paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
+        paths.append(f"{base}/practice/index.md")
+    return paths
 
 
 def render_site(

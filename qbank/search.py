@@ -3,13 +3,13 @@
 
 Pagefind would index whole pages; a topic page holds hundreds of questions, so a result would
 be a page and its fragment (what the browser downloads per result) would be the whole page.
-Instead every element marked ``data-pagefind-body`` (the wrapper of a question on its topic
-page; copies on seniority pages carry ``data-pagefind-ignore="all"``) becomes its own small
-HTML document, handed to the Pagefind service with the page's ``<html lang>`` and the URL of
-the question's anchor (``/en/backend/indexing/#q-{id}``). Pagefind itself reads the
-``data-pagefind-filter`` (field, seniority, difficulty), ``data-pagefind-meta`` (the prompt)
-and ``data-pagefind-ignore`` attributes the question template writes, and builds one index per
-language (the extended binary segments Chinese; Turkish and English are stemmed).
+Instead every question of a locale becomes its own small HTML document, built straight from
+the bank (``question_record``: plain text, no markup to parse, so Pagefind's time stays low),
+with the URL of the question's anchor on its topic page (``/en/backend/indexing/#q-{id}``),
+its ``data-pagefind-filter`` values (field, seniority, difficulty) and ``data-pagefind-meta``
+(title, topic, prompt). Each language is indexed by its own Pagefind process (the extended
+binary segments Chinese; Turkish and English are stemmed), all at once and while MkDocs
+builds the pages; ``merge_indexes`` then puts the one-language bundles side by side.
 
 Snippets: the answer block's explanation is indexed (a reader finds a question by words of
 its explanation), but the "Answer: b" line is not, and the search box shows the prompt
@@ -26,35 +26,29 @@ This module is part of the core: it never imports MkDocs.
 from __future__ import annotations
 
 import atexit
-import base64
 import html
-import io
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
-
-from qbank.bank import Bank
-from qbank.render import strings_for
+from qbank.bank import Bank, Entry
+from qbank.markup import plain_text, to_html
+from qbank.render import question_texts, strings_for
 
 log = logging.getLogger(__name__)
 
 OUTPUT = "pagefind"
 """The folder of the site that holds the index and pagefind.js."""
-EXCLUDE = (".qb-links",)
-"""Parts of a question never indexed besides those marked ``data-pagefind-ignore`` in the
-template: the permalink / edit / report links would make every question match "edit"."""
-
 # The search box's own interface text; locales missing here fall back to English.
 UI_STRINGS: dict[str, dict[str, str]] = {
     "en": {
@@ -134,54 +128,56 @@ class SearchRecord:
     html: str
 
 
-def page_url(site_dir: Path, page: Path) -> str:
-    """The site-root URL of a built page: ``en/a/index.html`` → ``/en/a/``."""
-    relative = page.relative_to(site_dir).as_posix()
-    if relative == "index.html" or relative.endswith("/index.html"):
-        relative = relative[: -len("index.html")]
-    return "/" + relative
+_TAG = re.compile(r"<[^>]+>")
 
 
-def _text(node: LexborNode | None) -> str:
-    """A node's text without the heading's permalink mark."""
-    if node is None:
-        return ""
-    for link in node.css("a.headerlink"):
-        link.decompose()
-    return " ".join(node.text(separator=" ").split())
+def _plain(fragment: str) -> str:
+    """The text of an HTML fragment, whitespace collapsed (code keeps its words)."""
+    return " ".join(html.unescape(_TAG.sub(" ", fragment)).split())
 
 
-def page_records(site_dir: Path, page: Path) -> Iterator[SearchRecord]:
-    """The records of one built page: one per ``[data-pagefind-body][id]`` element."""
-    parser = LexborHTMLParser(page.read_text(encoding="utf-8"))
-    bodies = parser.css("[data-pagefind-body][id]")
-    if not bodies:
-        return
-    root = parser.css_first("html")
-    language = ((root.attributes.get("lang") if root else None) or "unknown").lower()
-    url = page_url(site_dir, page)
-    topic = _text(parser.css_first("article h1") or parser.css_first("h1"))
-    for body in bodies:
-        anchor = body.attributes.get("id") or ""
-        qid = body.attributes.get("data-qid") or ""
-        heading = parser.css_first(f'[id="h-{qid}"]') if qid else None
-        title = _text(heading) or topic
-        document = (
-            f'<!DOCTYPE html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
-            f"</head><body>"
-            f'<div data-pagefind-meta="title[data-title], topic[data-topic]" '
-            f'data-title="{html.escape(title)}" data-topic="{html.escape(topic)}"></div>'
-            f"{body.html}</body></html>"
-        )
-        yield SearchRecord(f"{url}#{anchor}", language, document)
+def question_record(bank: Bank, entry: Entry, locale: str, url: str) -> SearchRecord:
+    """The search document of one question in one locale, straight from the bank.
+
+    Lean on purpose (Pagefind's time grows with the bytes it parses): the texts as plain
+    paragraphs, no highlighting spans, no badges, no answer line. It carries what the search
+    box shows (meta ``title``, ``topic`` and ``prompt``) and filters (field, seniority,
+    difficulty). Words of the options, the explanation and the model answer find the
+    question, but only the prompt is ever shown.
+    """
+    q = entry.question
+    topic = (
+        bank.catalog.fields[entry.field].specializations[entry.specialization].topics[entry.topic]
+    )
+    title = plain_text(q.prompt[locale]) or entry.slug
+    filters = [f"field:{entry.field}", *(f"seniority:{s}" for s in entry.seniorities)]
+    if q.difficulty:
+        filters.append(f"difficulty:{q.difficulty}")
+    texts = [text[locale] for text in question_texts(entry) if locale in text]
+    body = "".join(f"<p>{html.escape(_plain(to_html(text)))}</p>" for text in texts[1:])
+    document = (
+        f'<!DOCTYPE html><html lang="{html.escape(locale.lower())}"><head><meta charset="utf-8">'
+        f'</head><body><div data-pagefind-body><div data-pagefind-meta="title[data-title], '
+        f'topic[data-topic], url[data-url]" data-title="{html.escape(title)}" '
+        f'data-topic="{html.escape(bank.name(topic.name, locale))}" '
+        f'data-url="{html.escape(url)}#q-{entry.id}"></div>'
+        + "".join(f'<span data-pagefind-filter="{html.escape(f)}"></span>' for f in filters)
+        + f'<p data-pagefind-meta="prompt">{html.escape(_plain(to_html(texts[0])))}</p>'
+        f"{body}</div></body></html>"
+    )
+    return SearchRecord(f"{url}#q-{entry.id}", locale.lower(), document)
 
 
-def site_records(site_dir: Path) -> Iterator[SearchRecord]:
-    """Every record of a built site (pages in a stable order; the index folder skipped)."""
-    for page in sorted(site_dir.rglob("*.html")):
-        if page.relative_to(site_dir).parts[0] == OUTPUT:
-            continue
-        yield from page_records(site_dir, page)
+def bank_records(
+    bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+) -> list[SearchRecord]:
+    """One record per question of ``bank`` in ``locale``, in bank order; ``topic_url(locale,
+    entry)`` is the site-root URL of the entry's topic page (``/en/backend/indexing/``)."""
+    return [
+        question_record(bank, entry, locale, topic_url(locale, entry))
+        for entry in bank.entries
+        if locale in entry.locales
+    ]
 
 
 # -- the index -----------------------------------------------------------------------------------
@@ -209,128 +205,122 @@ class SearchIndexError(Exception):
     """Pagefind could not index the site (binary missing or a failed run)."""
 
 
-class _Service:
-    """A small client of ``pagefind --service``, the binary of the ``pagefind`` package (the
-    extended build when ``pagefind[extended]`` is installed).
+def _binary() -> str:
+    from pagefind.service import get_executable
 
-    It speaks the protocol of the package's own asyncio wrapper (base64 JSON messages, each
-    ending with a comma) but streams: the wrapper polls one response per 0.1 s, so 90,000
-    questions would take hours; here a thread writes the requests while the responses are
-    read as they come.
-    """
-
-    def __init__(self) -> None:
-        from pagefind.service import get_executable
-
-        binary = get_executable()
-        if binary is None:
-            raise SearchIndexError(
-                "the Pagefind binary was not found; install qbank's dependency 'pagefind[extended]'"
-            )
-        self.errors = tempfile.TemporaryFile()  # noqa: SIM115  (closed by close())
-        self.process = subprocess.Popen(
-            [str(binary), "--service"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
+    binary = get_executable()
+    if binary is None:
+        raise SearchIndexError(
+            "the Pagefind binary was not found; install qbank's dependency 'pagefind[extended]'"
         )
-        self.sent = 0
-        self.buffer = b""
-
-    def _send(self, payload: dict[str, Any]) -> None:
-        assert self.process.stdin is not None
-        self.sent += 1
-        message = json.dumps({"message_id": self.sent, "payload": payload}).encode("utf-8")
-        self.process.stdin.write(base64.b64encode(message) + b",")
-
-    def _receive(self) -> dict[str, Any]:
-        stdout = self.process.stdout
-        assert isinstance(stdout, io.BufferedReader)
-        while b"," not in self.buffer:
-            chunk = stdout.read1(1 << 16)
-            if not chunk:
-                self.errors.seek(0)
-                output = self.errors.read().decode("utf-8", "replace").strip()
-                raise SearchIndexError(f"Pagefind stopped unexpectedly: {output or 'no output'}")
-            self.buffer += chunk
-        message, self.buffer = self.buffer.split(b",", 1)
-        payload: dict[str, Any] = json.loads(base64.b64decode(message))["payload"]
-        if payload.get("type") == "Error":
-            raise SearchIndexError(f"Pagefind: {payload.get('message')}")
-        return payload
-
-    def call(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and wait for its response."""
-        assert self.process.stdin is not None
-        self._send(payload)
-        self.process.stdin.flush()
-        return self._receive()
-
-    def add_files(self, index_id: int, records: list[SearchRecord]) -> None:
-        """Add every record's document to the index, streaming."""
-
-        def write() -> None:
-            assert self.process.stdin is not None
-            try:
-                for record in records:
-                    self._send(
-                        {
-                            "type": "AddFile",
-                            "index_id": index_id,
-                            "file_path": None,
-                            "url": record.url,
-                            "file_contents": record.html,
-                        }
-                    )
-                self.process.stdin.flush()
-            except OSError:  # the binary died; the reader reports why
-                pass
-
-        writer = threading.Thread(target=write, name="qbank-pagefind-writer", daemon=True)
-        writer.start()
-        try:
-            for _ in records:
-                self._receive()
-        finally:
-            writer.join()
-
-    def close(self) -> None:
-        """End the service."""
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.errors.close()
+    return str(binary)
 
 
 def _write(records: list[SearchRecord], output: Path) -> None:
-    service = _Service()
+    """Run the Pagefind binary on ``records`` (written as files beside ``output``) into the
+    bundle folder ``output``. The command line indexes the same documents for about half the
+    CPU time of ``pagefind --service`` (no base64 JSON messages through a pipe)."""
+    source = Path(tempfile.mkdtemp(prefix=".qbank-records-", dir=output.parent))
     try:
-        config = {"exclude_selectors": list(EXCLUDE)}
-        index_id = service.call({"type": "NewIndex", "config": config})["index_id"]
-        service.add_files(index_id, records)
-        service.call({"type": "WriteFiles", "index_id": index_id, "output_path": str(output)})
+        for number, record in enumerate(records):
+            (source / f"{number:06d}.html").write_text(record.html, encoding="utf-8")
+        done = subprocess.run(
+            [_binary(), "--site", str(source), "--output-path", str(output), "--silent"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
+        if done.returncode != 0:
+            message = done.stdout.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+            raise SearchIndexError(f"Pagefind failed: {message}")
     finally:
-        service.close()
+        shutil.rmtree(source, ignore_errors=True)
 
 
-def write_index(site_dir: Path, output: Path | None = None) -> IndexReport:
-    """Index the built site in ``site_dir`` with Pagefind into ``output``
-    (default ``site_dir/pagefind``), replacing what was there; pagefind.js and its files
-    are written beside the index, so the site needs no CDN."""
-    output = output or site_dir / OUTPUT
-    records = list(site_records(site_dir))
+ENTRY = "pagefind-entry.json"
+
+
+def merge_indexes(parts: list[Path], output: Path) -> None:
+    """Move Pagefind bundles of one language each into one bundle at ``output``.
+
+    Pagefind names every index, fragment and filter file by its language and content hash,
+    and its scripts and WebAssembly files are the same in every bundle, so the files simply
+    sit side by side; ``pagefind-entry.json`` gets every language (sorted: the same bytes
+    whatever order the parts finished in).
+    """
+    entry: dict[str, Any] = {}
+    languages: dict[str, Any] = {}
+    output.mkdir(parents=True, exist_ok=True)
+    for part in parts:
+        data = json.loads((part / ENTRY).read_text(encoding="utf-8"))
+        languages.update(data.get("languages", {}))
+        entry = {**data, **entry}
+        for source in sorted(part.rglob("*")):
+            target = output / source.relative_to(part)
+            if source.is_dir():
+                target.mkdir(exist_ok=True)
+            elif source.name != ENTRY and not target.exists():
+                source.replace(target)
+    entry["languages"] = dict(sorted(languages.items()))
+    (output / ENTRY).write_text(
+        json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
+    )
+
+
+def write_records(records: list[SearchRecord], output: Path) -> IndexReport:
+    """Index ``records`` into the bundle folder ``output`` (replaced), one Pagefind run per
+    language, all running at once (each is its own process), merged at the end."""
     report = IndexReport(output, Counter(record.language for record in records))
-    if output.exists():
-        shutil.rmtree(output)
+    by_language: dict[str, list[SearchRecord]] = {}
+    for record in records:
+        by_language.setdefault(record.language, []).append(record)
+    scratch = Path(tempfile.mkdtemp(prefix=".qbank-pagefind-", dir=output.parent))
     try:
-        _write(records, output)
-    except OSError as error:
-        raise SearchIndexError(f"Pagefind could not index {site_dir}: {error}") from None
+        jobs = [
+            IndexJob(part, scratch / language) for language, part in sorted(by_language.items())
+        ]
+        for job in jobs:
+            job.wait()
+        if output.exists():
+            shutil.rmtree(output)
+        merge_indexes([job.output for job in jobs], scratch / OUTPUT)
+        (scratch / OUTPUT).replace(output)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return report
+
+
+class IndexJob:
+    """Pagefind indexing ``records`` into ``output`` in a background thread. The binary is its
+    own process, so it works while the caller goes on (building pages); ``wait`` returns when
+    the bundle is written and raises ``SearchIndexError`` if it failed."""
+
+    def __init__(self, records: list[SearchRecord], output: Path) -> None:
+        self.output = output
+        self.report = IndexReport(output, Counter(record.language for record in records))
+        self.error: SearchIndexError | None = None
+        self.thread = threading.Thread(
+            target=self._run, args=(records,), name="qbank-pagefind", daemon=True
+        )
+        self.thread.start()
+
+    def _run(self, records: list[SearchRecord]) -> None:
+        try:
+            if self.output.exists():
+                shutil.rmtree(self.output)
+            _write(records, self.output)
+        except SearchIndexError as error:
+            self.error = error
+        except OSError as error:
+            self.error = SearchIndexError(f"Pagefind could not write {self.output}: {error}")
+
+    def wait(self) -> IndexReport:
+        """Wait for the bundle; its report."""
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.report
 
 
 # -- rebuilds (mkdocs serve) -------------------------------------------------------------------
@@ -347,11 +337,10 @@ def _link_or_copy(source: str, target: str) -> None:
 class LiveIndex:
     """The index of one site folder that one process builds again and again (``mkdocs serve``).
 
-    The first build is indexed at once. A rebuild (which has wiped the folder) gets the last
-    index back at once — search keeps working, with results at most one edit old — and a
-    background thread indexes the new pages into a folder outside the site, then puts it in
-    place unless a newer rebuild has started meanwhile. The edit→preview loop never waits for
-    Pagefind.
+    The first build is indexed at once. A rebuild gets the last index back at once (search
+    keeps working, with results at most one edit old) and a background thread indexes the
+    new records into a folder outside the site, then puts it in place unless a newer rebuild
+    has started meanwhile. The edit→preview loop never waits for Pagefind.
     """
 
     def __init__(self, site_dir: Path) -> None:
@@ -362,13 +351,13 @@ class LiveIndex:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
-    def first(self) -> IndexReport:
+    def first(self, records: list[SearchRecord]) -> IndexReport:
         """Index the first build synchronously and keep a copy for the rebuilds."""
-        report = write_index(self.site_dir)
+        report = write_records(records, self.site_dir / OUTPUT)
         shutil.copytree(report.output, self.cache / OUTPUT, copy_function=_link_or_copy)
         return report
 
-    def rebuilt(self) -> threading.Thread:
+    def rebuilt(self, records: list[SearchRecord]) -> threading.Thread:
         """Restore the last index into the rebuilt site and refresh it in the background."""
         with self.lock:
             self.generation += 1
@@ -381,16 +370,16 @@ class LiveIndex:
                     copy_function=_link_or_copy,
                 )
         thread = threading.Thread(
-            target=self._refresh, args=(generation,), name="qbank-search", daemon=True
+            target=self._refresh, args=(generation, records), name="qbank-search", daemon=True
         )
         thread.start()
         self.thread = thread
         return thread
 
-    def _refresh(self, generation: int) -> None:
+    def _refresh(self, generation: int, records: list[SearchRecord]) -> None:
         fresh = Path(tempfile.mkdtemp(prefix="qbank-search-"))
         try:
-            report = write_index(self.site_dir, fresh / OUTPUT)
+            report = write_records(records, fresh / OUTPUT)
             with self.lock:
                 if generation != self.generation:
                     return
@@ -410,16 +399,17 @@ class LiveIndex:
 _live: dict[Path, LiveIndex] = {}
 
 
-def index_site_after_build(site_dir: Path) -> IndexReport | None:
-    """Index a just-built site. The first build of a folder in this process is indexed at
-    once (returns the report); a rebuild of the same folder (``mkdocs serve``) gets the last
-    index back at once and a fresh one in the background (returns None)."""
+def index_site_after_build(site_dir: Path, records: list[SearchRecord]) -> IndexReport | None:
+    """Index a just-built site (``records``: every question of every locale). The first
+    build of a folder in this process is indexed at once (returns the report); a rebuild of
+    the same folder (``mkdocs serve``) gets the last index back at once and a fresh one in
+    the background (returns None)."""
     key = site_dir.resolve()
     live = _live.get(key)
     if live is None:
         live = _live[key] = LiveIndex(key)
-        return live.first()
-    live.rebuilt()
+        return live.first(records)
+    live.rebuilt(records)
     return None
 
 

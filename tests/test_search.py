@@ -12,7 +12,14 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.search import index_site_after_build, live_index, site_records, write_index
+from qbank.bank import Entry, load_bank
+from qbank.search import (
+    SearchRecord,
+    bank_records,
+    index_site_after_build,
+    live_index,
+    write_records,
+)
 
 LOCALES = ("en", "tr", "zh")
 
@@ -21,6 +28,21 @@ LOCALES = ("en", "tr", "zh")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("search-build")
     return build_site(tmp, write_small_bank(tmp / "content"))
+
+
+def records_of(content: Path) -> list[SearchRecord]:
+    """Every locale's records of the bank, with directory URLs (as the site is built)."""
+    bank = load_bank(content)
+
+    def url(locale: str, entry: Entry) -> str:
+        return f"/{locale}/{entry.field}/{entry.topic}/"
+
+    return [r for locale in LOCALES for r in bank_records(bank, locale, url)]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> list[SearchRecord]:
+    return records_of(write_small_bank(tmp_path_factory.mktemp("search-records") / "content"))
 
 
 def ids_in(locale: str) -> set[str]:
@@ -37,8 +59,7 @@ def fragments(index: Path) -> list[dict[str, Any]]:
     return decoded
 
 
-def test_one_record_per_question_on_its_topic_page(site: Path) -> None:
-    records = list(site_records(site))
+def test_one_record_per_question_on_its_topic_page(records: list[SearchRecord]) -> None:
     for locale in LOCALES:
         urls = [r.url for r in records if r.language == locale]
         assert sorted(u.rsplit("#q-", 1)[1] for u in urls) == sorted(ids_in(locale)), locale
@@ -47,6 +68,8 @@ def test_one_record_per_question_on_its_topic_page(site: Path) -> None:
     composite = next(r for r in records if r.url.endswith("be4007") and r.language == "tr")
     assert composite.url == "/tr/backend/indexing/#q-01a05d13-8d21-739a-baa2-7dab67be4007"
     assert '<html lang="tr">' in composite.html
+    assert f'data-url="{composite.url}"' in composite.html  # the search box links here
+    assert "qb-correct" not in composite.html
 
 
 def test_the_built_site_has_one_pagefind_index_per_locale(site: Path) -> None:
@@ -65,7 +88,7 @@ def test_fragments_carry_filters_and_the_prompt_but_never_the_answer_line(site: 
     composite = next(
         r
         for r in records
-        if r["url"] == "/en/backend/indexing/#q-01a05d13-8d21-739a-baa2-7dab67be4007"
+        if r["meta"]["url"] == "/en/backend/indexing/#q-01a05d13-8d21-739a-baa2-7dab67be4007"
     )
     assert composite["filters"] == {"difficulty": ["2"], "field": ["backend"], "seniority": ["mid"]}
     assert composite["meta"]["prompt"].startswith("An index on (a, b) exists.")
@@ -75,7 +98,7 @@ def test_fragments_carry_filters_and_the_prompt_but_never_the_answer_line(site: 
         text = record["content"] + json.dumps(record["meta"], ensure_ascii=False)
         for hidden in ("Answer:", "Cevap:", "Show answer", "Permalink", "Report a problem"):
             assert hidden not in text, (record["url"], hidden)
-    profile = next(r for r in records if r["url"].endswith("be4003"))
+    profile = next(r for r in records if r["meta"]["url"].endswith("be4003"))
     assert profile["filters"]["seniority"] == ["mid", "senior"]
     assert "difficulty" not in profile["filters"]
 
@@ -102,17 +125,17 @@ def test_every_page_has_the_search_box_in_its_language(site: Path) -> None:
 
 
 def test_rebuilds_restore_the_index_at_once_and_refresh_it_in_the_background(
-    tmp_path: Path, site: Path
+    tmp_path: Path, site: Path, records: list[SearchRecord]
 ) -> None:
     copy = tmp_path / "site"
     shutil.copytree(site, copy, ignore=shutil.ignore_patterns("pagefind"))
-    first = index_site_after_build(copy)
+    first = index_site_after_build(copy, records)
     assert first is not None
     assert first.languages == {locale: len(ids_in(locale)) for locale in LOCALES}
-    # A rebuild wipes the folder; the topic page of indexing is gone in the new build.
+    # A rebuild wipes the folder; the English questions on indexing are gone from the bank.
     shutil.rmtree(copy / "pagefind")
-    shutil.rmtree(copy / "en/backend/indexing")
-    assert index_site_after_build(copy) is None
+    fewer = [r for r in records if not r.url.startswith("/en/backend/indexing/")]
+    assert index_site_after_build(copy, fewer) is None
     assert (copy / "pagefind/pagefind-entry.json").is_file()  # the last index, at once
     live = live_index(copy)
     assert live is not None
@@ -122,12 +145,14 @@ def test_rebuilds_restore_the_index_at_once_and_refresh_it_in_the_background(
     assert entry["languages"]["en"]["page_count"] == len(ids_in("en")) - 2
 
 
-def test_write_index_replaces_a_previous_index(tmp_path: Path, site: Path) -> None:
+def test_write_records_replaces_a_previous_index(
+    tmp_path: Path, site: Path, records: list[SearchRecord]
+) -> None:
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     stale = copy / "pagefind" / "stale.txt"
     stale.write_text("old", "utf-8")
-    report = write_index(copy)
+    report = write_records(records, copy / "pagefind")
     assert not stale.exists()
     assert report.records == sum(len(ids_in(locale)) for locale in LOCALES)
     assert f"en {len(ids_in('en'))}," in report.summary()

@@ -233,7 +233,8 @@
       for (const item of data) {
         const meta = item.meta || {};
         const link = element("a", "qb-search__link");
-        link.href = new URL(item.url.replace(/^\//, ""), root).href;
+        // The question's own URL (its anchor on the topic page) travels as meta "url".
+        link.href = new URL((meta.url || item.url).replace(/^\//, ""), root).href;
         if (meta.topic) link.append(element("span", "qb-search__topic", meta.topic));
         link.append(marked(meta.prompt || meta.title || "", query));
         const entry = element("li", "qb-search__result");
