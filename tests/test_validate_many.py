@@ -124,3 +124,26 @@ def test_parallel_check_reports_the_same(
     monkeypatch.setattr("qbank.bank.PARALLEL_FROM", 10**9)
     assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
     assert any("nearly the same prompt" in p.message for p in parallel)
+
+
+def test_equal_prompt_hashes_are_checked_against_the_texts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prompts are compared by the hash of their normalized text; two different prompts
+    whose hashes collide are not reported as the same prompt, two equal ones are."""
+    import qbank.bank
+    from qbank.bank import check_bank, validate_bank
+
+    content = tmp_path / "content"
+    shutil.copytree(BASE, content)
+    texts = ["Why is the sky blue?", "How far is the moon?", "Why is  the SKY blue?"]
+    for n, prompt in enumerate(texts):
+        data = _question(4000 + n, _choice(prompt))
+        (content / TOPIC / f"collide-{n}.yaml").write_bytes(data)
+    keys = qbank.bank.prompt_keys
+    monkeypatch.setattr(qbank.bank, "prompt_keys", lambda text: (0, keys(text)[1]))
+    for problems in (check_bank(content)[1], validate_bank(content)[1]):
+        same = [p for p in problems if "same prompt as" in p.message]
+        assert [(Path(p.path).name, p.message.rsplit("/", 1)[1]) for p in same] == [
+            ("collide-2.yaml", "collide-0.yaml")
+        ]
