@@ -486,11 +486,12 @@ def _question_files(
     prefix = _display_prefix(root)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        rel = Path(dirpath).relative_to(root).parts
+        folder = Path(dirpath)
+        rel = folder.relative_to(root).parts
         for name in sorted(filenames):
             if name.startswith(".") or not name.endswith((".yaml", ".yml")):
                 continue
-            path = Path(dirpath) / name
+            path = folder / name
             parts = (*rel, name)
             if parts == (CATALOG_FILE,):
                 continue

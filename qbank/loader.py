@@ -74,9 +74,14 @@ class Document:
     display: str
     text: str
     data: Any = None
-    digest: str = ""
+    raw: bytes = field(default=b"", repr=False)  # the file's bytes
     problems: list[Problem] = field(default_factory=list)
     _positions: dict[Path_, Position] | None = None
+
+    @property
+    def digest(self) -> str:
+        """A short hash of the file's bytes."""
+        return hashlib.blake2b(self.raw, digest_size=8).hexdigest()
 
     def problem(
         self,
@@ -174,7 +179,7 @@ def read_document(path: Path, display: str) -> Document:
             Problem(display, 1, 1, "", f"cannot read the file: {exc.strerror}", "a readable file")
         )
         return doc
-    doc.digest = hashlib.blake2b(raw, digest_size=8).hexdigest()
+    doc.raw = raw
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -396,6 +401,7 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
             )
             return None
         out: dict[str, Any] = {}
+        shallow = depth < MAX_DEPTH  # its values are not too deep
         for key_node, value_node in node.value:
             if key_node.__class__ is not yaml.ScalarNode or key_node.tag == _MERGE:
                 doc.problems.append(
@@ -418,7 +424,11 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
                     )
                 )
                 continue
-            out[name] = _construct(value_node, (*key, name), doc, depth + 1)
+            if value_node.__class__ is yaml.ScalarNode and value_node.tag == _STR and shallow:
+                text = value_node.value  # the common case, without a call
+                out[name] = text if text.isascii() else unicodedata.normalize("NFC", text)
+            else:
+                out[name] = _construct(value_node, (*key, name), doc, depth + 1)
         return out
     if tag != _SEQ:
         doc.problems.append(
