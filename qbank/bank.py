@@ -40,6 +40,8 @@ from qbank.translations import stale_problems
 if TYPE_CHECKING:
     import numpy as np
 
+    IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
 CATALOG_FILE = "catalog.yaml"
 NEAR_DUPLICATE_THRESHOLD = 0.9
 _SLUG = re.compile(SLUG_PATTERN)
@@ -1062,26 +1064,26 @@ def near_duplicates(
     flat = np.concatenate([_as_int64(tokens) for _, tokens in items])
     owner = np.repeat(np.arange(n, dtype=np.int64), sizes)
     # The global order: by how many sets have the token, then by the token's value.
-    distinct = np.sort(flat)
-    first = np.empty(len(distinct), dtype=bool)
-    first[0] = True
-    np.not_equal(distinct[1:], distinct[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    distinct = distinct[starts]
-    counts = np.diff(np.append(starts, len(flat)))
-    dense = np.empty(len(distinct), dtype=np.int64)
-    dense[np.argsort(counts, kind="stable")] = np.arange(len(distinct))
-    rank = dense[np.searchsorted(distinct, flat)]  # the token's place in the global order
+    by_value = np.argsort(flat)
+    values = flat[by_value]
+    new_value = np.empty(len(values), dtype=bool)
+    new_value[0] = True
+    np.not_equal(values[1:], values[:-1], out=new_value[1:])
+    distinct_at = np.cumsum(new_value, dtype=np.int64) - 1  # which distinct token, where
+    counts = np.bincount(distinct_at)
+    dense = np.empty(len(counts), dtype=np.int64)
+    dense[np.argsort(counts, kind="stable")] = np.arange(len(counts))
+    rank = np.empty(len(flat), dtype=np.int64)
+    rank[by_value] = dense[distinct_at]  # each token's place in the global order
     unique_tokens = int(np.count_nonzero(counts == 1))  # they come first in the order
     # Each set's tokens in that order (sets are contiguous in ``flat``), then its prefix.
-    span = len(distinct)
-    ordered = np.sort(owner * span + rank)
-    owner, rank = np.divmod(ordered, span)
+    span = len(counts)
+    set_ranks = np.sort(owner * span + rank) % span
     set_start = np.cumsum(sizes) - sizes
     prefix = sizes - np.ceil(threshold * sizes).astype(np.int64) + 2
     in_prefix = np.arange(len(flat), dtype=np.int64) - set_start[owner] < prefix[owner]
-    keep = in_prefix & (rank >= unique_tokens)  # tokens other sets have too
-    owner, rank = owner[keep], rank[keep]
+    keep = in_prefix & (set_ranks >= unique_tokens)  # tokens other sets have too
+    owner, rank = owner[keep], set_ranks[keep]
     # Pairs of sets sharing a prefix token: entries by token, then by set size and set, so
     # that each pair appears once, smaller set first; the second must not be too large.
     entry_size = sizes[owner]
@@ -1101,26 +1103,48 @@ def near_duplicates(
     candidates = pair_codes[shared >= 2]
     if not len(candidates):
         return []
-    as_sets: dict[int, frozenset[int]] = {}
-
-    def as_set(i: int) -> frozenset[int]:
-        found = as_sets.get(i)
-        if found is None:
-            found = as_sets[i] = frozenset(items[i][1])
-        return found
-
-    size_list = sizes.tolist()
-    found_pairs = []
-    for a, b in zip(*(part.tolist() for part in np.divmod(candidates, n)), strict=True):
-        common = len(as_set(a) & as_set(b))
-        score = common / (size_list[a] + size_list[b] - common)
-        if score >= threshold:
-            found_pairs.append((size_list[b], b, a, score))
+    first, second = np.divmod(candidates, n)
+    found_pairs: list[tuple[int, int, int, float]] = []
+    for at in range(0, len(first), _PAIRS_AT_ONCE):
+        a, b = first[at : at + _PAIRS_AT_ONCE], second[at : at + _PAIRS_AT_ONCE]
+        common = _common_counts(set_ranks, set_start, sizes, a, b, span)
+        score = common / (sizes[a] + sizes[b] - common)
+        similar = score >= threshold
+        found_pairs += zip(
+            sizes[b][similar].tolist(),
+            b[similar].tolist(),
+            a[similar].tolist(),
+            score[similar].tolist(),
+            strict=True,
+        )
     found_pairs.sort()
     return [(items[a][0], items[b][0], score) for _, b, a, score in found_pairs]
 
 
-def _as_int64(tokens: Collection[int]) -> np.ndarray[Any, np.dtype[np.int64]]:
+_PAIRS_AT_ONCE = 20_000  # candidate pairs compared in one array operation
+
+
+def _common_counts(
+    set_ranks: IntArray, set_start: IntArray, sizes: IntArray, a: IntArray, b: IntArray, span: int
+) -> IntArray:
+    """How many tokens sets ``a[k]`` and ``b[k]`` share, for every k: both sets' tokens
+    side by side per pair, sorted, and the tokens that appear twice counted."""
+    import numpy as np
+
+    length = sizes[a] + sizes[b]
+    pair = np.repeat(np.arange(len(a)), length)
+    offset = np.arange(len(pair)) - np.repeat(np.cumsum(length) - length, length)
+    in_a = offset < sizes[a][pair]
+    where = np.where(
+        in_a, set_start[a][pair] + offset, set_start[b][pair] + offset - sizes[a][pair]
+    )
+    tokens = np.sort(pair * span + set_ranks[where])
+    twice = tokens[1:] == tokens[:-1]
+    counts: IntArray = np.bincount(tokens[1:][twice] // span, minlength=len(a))
+    return counts
+
+
+def _as_int64(tokens: Collection[int]) -> IntArray:
     import numpy as np
 
     if isinstance(tokens, array) and tokens.typecode == "q":
