@@ -319,14 +319,15 @@ def _self_contained(checked: Checked) -> bool:
 _shared_work: tuple[_QuestionChecker, list[QuestionFile], Any] | None = None
 
 
-def _check_chunks() -> list[tuple[int, list[Checked]]]:
-    """Check chunks of ``_shared_work`` until none is left; each with its number."""
+def _check_next_chunk() -> tuple[int, list[Checked]] | None:
+    """Check the next unchecked chunk of ``_shared_work``: its number and results, or None
+    when every chunk is taken."""
     assert _shared_work is not None
     checker, files, next_chunk = _shared_work
-    done = []
-    while (n := _take(next_chunk)) * _CHUNK < len(files):
-        done.append((n, [checker.check(*item) for item in files[n * _CHUNK : (n + 1) * _CHUNK]]))
-    return done
+    n = _take(next_chunk)
+    if n * _CHUNK >= len(files):
+        return None
+    return n, [checker.check(*item) for item in files[n * _CHUNK : (n + 1) * _CHUNK]]
 
 
 def _take(counter: Any) -> int:
@@ -352,10 +353,16 @@ def _check_files(
         return [checker.check(*item) for item in files]
     next_chunk = multiprocessing.get_context("fork").Value("q", 0)
     _shared_work = (checker, files, next_chunk)
+    chunks: dict[int, list[Checked]] = {}
     try:
-        theirs = pool.submit(_check_chunks)  # forks the helper, which inherits _shared_work
-        chunks = dict(_check_chunks())
-        chunks.update(theirs.result())
+        # The first task forks the helper, which inherits _shared_work. One task a chunk,
+        # so that results come back (and are unpickled here) while both are still checking.
+        theirs = [pool.submit(_check_next_chunk) for _ in range(0, len(files), _CHUNK)]
+        while (mine := _check_next_chunk()) is not None:
+            chunks[mine[0]] = mine[1]
+        for future in theirs:
+            if (done := future.result()) is not None:
+                chunks[done[0]] = done[1]
     finally:
         _shared_work = None
     return [result for n in sorted(chunks) for result in chunks[n]]
@@ -704,7 +711,7 @@ class _QuestionChecker:
                         )
                     )
                     continue
-                if not text.strip():
+                if not text or text.isspace():
                     problems.append(
                         doc.problem(
                             (*text_key, locale),

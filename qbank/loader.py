@@ -146,11 +146,12 @@ def read_document(path: Path, display: str) -> Document:
     """Read and parse one YAML file; problems are collected on the document, never raised."""
     doc = Document(path, display, "")
     try:
-        # One open and one read: the common path costs no extra system calls.
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        # Unbuffered reads straight into bytes: no file object, no buffer to copy through.
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            raw = _read_at_most(fd, MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
-                size = os.fstat(handle.fileno()).st_size
+                size = os.fstat(fd).st_size
                 doc.problems.append(
                     Problem(
                         display,
@@ -162,6 +163,8 @@ def read_document(path: Path, display: str) -> Document:
                     )
                 )
                 return doc
+        finally:
+            os.close(fd)
     except IsADirectoryError:
         doc.problems.append(
             Problem(
@@ -199,6 +202,17 @@ def read_document(path: Path, display: str) -> Document:
     doc.text = text = text.removeprefix("\ufeff")
     parse_into(doc)
     return doc
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from the start of an open file (to its end if shorter)."""
+    raw = os.read(fd, limit)
+    while raw and len(raw) < limit:
+        more = os.read(fd, limit - len(raw))
+        if not more:
+            break
+        raw += more
+    return raw
 
 
 def parse_into(doc: Document) -> None:
