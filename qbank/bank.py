@@ -1069,26 +1069,16 @@ def near_duplicates(
     if n < 2 or not sizes.any():
         return []
     flat = np.concatenate([_as_int64(tokens) for _, tokens in items])
+    rank, span, unique_tokens = _global_order(flat)
+    total = len(flat)
+    del flat
     owner = np.repeat(np.arange(n, dtype=np.int64), sizes)
-    # The global order: by how many sets have the token, then by the token's value.
-    by_value = np.argsort(flat)
-    values = flat[by_value]
-    new_value = np.empty(len(values), dtype=bool)
-    new_value[0] = True
-    np.not_equal(values[1:], values[:-1], out=new_value[1:])
-    distinct_at = np.cumsum(new_value, dtype=np.int64) - 1  # which distinct token, where
-    counts = np.bincount(distinct_at)
-    dense = np.empty(len(counts), dtype=np.int64)
-    dense[np.argsort(counts, kind="stable")] = np.arange(len(counts))
-    rank = np.empty(len(flat), dtype=np.int64)
-    rank[by_value] = dense[distinct_at]  # each token's place in the global order
-    unique_tokens = int(np.count_nonzero(counts == 1))  # they come first in the order
     # Each set's tokens in that order (sets are contiguous in ``flat``), then its prefix.
-    span = len(counts)
     set_ranks = np.sort(owner * span + rank) % span
+    del rank
     set_start = np.cumsum(sizes) - sizes
     prefix = sizes - np.ceil(threshold * sizes).astype(np.int64) + 2
-    in_prefix = np.arange(len(flat), dtype=np.int64) - set_start[owner] < prefix[owner]
+    in_prefix = np.arange(total, dtype=np.int64) - set_start[owner] < prefix[owner]
     keep = in_prefix & (set_ranks >= unique_tokens)  # tokens other sets have too
     owner, rank = owner[keep], set_ranks[keep]
     # Pairs of sets sharing a prefix token: entries by token, then by set size and set, so
@@ -1126,6 +1116,28 @@ def near_duplicates(
         )
     found_pairs.sort()
     return [(items[a][0], items[b][0], score) for _, b, a, score in found_pairs]
+
+
+def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
+    """Each token's place in one order of all distinct tokens: by how many sets have the
+    token, then by its value; with the number of distinct tokens and of those only one set
+    has (they come first)."""
+    import numpy as np
+
+    by_value = np.argsort(flat)
+    values = flat[by_value]
+    new_value = np.empty(len(values), dtype=bool)
+    new_value[0] = True
+    np.not_equal(values[1:], values[:-1], out=new_value[1:])
+    del values
+    distinct_at = np.cumsum(new_value, dtype=np.int64) - 1  # which distinct token, where
+    del new_value
+    counts = np.bincount(distinct_at)
+    dense = np.empty(len(counts), dtype=np.int64)
+    dense[np.argsort(counts, kind="stable")] = np.arange(len(counts))
+    rank = np.empty(len(flat), dtype=np.int64)
+    rank[by_value] = dense[distinct_at]
+    return rank, len(counts), int(np.count_nonzero(counts == 1))
 
 
 _PAIRS_AT_ONCE = 20_000  # candidate pairs compared in one array operation
