@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import operator
 import os
 import re
 import unicodedata
@@ -900,7 +901,7 @@ def prompt_tokens(norm: str) -> frozenset[str]:
         if len(run) == 1:
             tokens.add(run)
         else:
-            tokens.update(map(str.__add__, run, run[1:]))
+            tokens.update(map(operator.add, run, run[1:]))
     tokens.update(_WORD.findall(_CJK_RUN.sub(" ", norm) if tokens else norm))
     return frozenset(tokens)
 
@@ -909,7 +910,8 @@ def prompt_keys(prompt: str) -> tuple[int, array[int]]:
     """A prompt's comparison keys: the hash of its normalized text and the hashes of its
     tokens, packed (8 bytes a token)."""
     norm = normalize_text(prompt)
-    return hash(norm), array("q", map(hash, prompt_tokens(norm)))
+    # A list first: array() converts a list's items much faster than an iterator's.
+    return hash(norm), array("q", list(map(hash, prompt_tokens(norm))))
 
 
 # locale -> (index of the question in the list of found ones, its prompt's token hashes)
