@@ -60,15 +60,19 @@ def practice_files(
     bank: Bank,
     question_html: QuestionHtml,
     permalink: Permalink = topic_permalink,
+    locales: tuple[str, ...] = (),
 ) -> dict[str, bytes]:
     """Every practice JSON file of the site: ``{path relative to the site root: bytes}``.
 
     A file exists for every locale, field and seniority of the catalog (with an empty list when
     nothing matches), so the page never fetches a missing file. Output is deterministic.
+    ``locales`` limits the files to those locales (empty: every locale).
     """
     files: dict[str, bytes] = {}
     cache: dict[tuple[str, str], dict[str, Any]] = {}
     for locale in bank.catalog.locales:
+        if locales and locale not in locales:
+            continue
         for field in bank.catalog.fields:
             entries = [e for e in bank.field_entries(field) if locale in e.locales]
             for seniority in bank.catalog.seniorities:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from urllib.parse import quote, urlencode
 
 import jinja2
 import yaml
+from markupsafe import escape as _escape
 
 from qbank import practice
 from qbank.bank import CATALOG_FILE, Bank, Entry
@@ -42,6 +44,7 @@ TEMPLATES = Path(__file__).parent / "site_templates"
 RESERVED_PAGES = ("practice",)
 LEVEL_PREFIX = "level-"
 IMAGES = "images"
+_IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
 
 
@@ -164,6 +167,7 @@ class _Renderer:
             loc for loc in self.catalog.locales if not options.locales or loc in options.locales
         )
         self._bodies = (cache or BodyCache()).start(bank, options)
+        self._html: dict[tuple[str, str], str] = {}
         self._check_reserved()
 
     def _check_reserved(self) -> None:
@@ -213,28 +217,21 @@ class _Renderer:
         prefix = image_prefix(entry)
 
         def markup(texts: Mapping[str, str] | None) -> str:
-            return to_html(texts[locale], prefix) if texts and locale in texts else ""
+            return self.html(texts[locale], prefix) if texts and locale in texts else ""
 
-        source = q.source or ""
-        source_is_url = source.startswith(("https://", "http://")) and not url_problem(
-            source, image=False
-        )
-        result = self.env.get_template("question.html.j2").render(
-            q=q,
-            entry=entry,
-            t=strings_for(locale),
-            level_names={
-                k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities
+        result = question_body(
+            entry,
+            strings_for(locale),
+            {k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities},
+            {
+                "prompt": markup(q.prompt),
+                "explanation": markup(q.explanation),
+                "assesses": markup(q.assesses),
+                "model_answer": markup(q.model_answer),
             },
-            prompt=markup(q.prompt),
-            options=[(k, markup(v)) for k, v in (q.options or {}).items()],
-            explanation=markup(q.explanation),
-            assesses=markup(q.assesses),
-            model_answer=markup(q.model_answer),
-            source=source,
-            source_is_url=source_is_url,
-            links=self.links(entry, locale),
-            stale=self.stale_note(entry, locale),
+            [(k, markup(v)) for k, v in (q.options or {}).items()],
+            self.links(entry, locale),
+            self.stale_note(entry, locale),
         )
         self._bodies[key] = (entry, result)
         return result
@@ -330,15 +327,29 @@ class _Renderer:
 
     def practice_files(self, site: RenderedSite) -> None:
         """The mock interview's JSON and the bank's JSON API (``<locale>/api/bank.json``)."""
-        files = practice.practice_files(self.bank, lambda md, e: to_html(md, image_prefix(e)))
-        site.files.update({p: b for p, b in files.items() if p.split("/")[0] in self.locales})
+        site.files.update(
+            practice.practice_files(
+                self.bank,
+                lambda md, e: self.html(md, image_prefix(e)),
+                locales=self.locales,
+            )
+        )
         for locale in self.locales:
             data = bank_json(
-                self.bank, locale, html=lambda md, e: to_html(md, image_prefix(e, depth=2))
+                self.bank, locale, html=lambda md, e: self.html(md, image_prefix(e, depth=2))
             )
             site.files[f"{locale}/api/bank.json"] = json.dumps(
                 data, ensure_ascii=False, separators=(",", ":")
             ).encode()
+
+    def html(self, text: str, prefix: str) -> str:
+        """``to_html`` of a question text, converted once per render for every page and file
+        that shows it (the topic page, the practice JSON, the JSON API)."""
+        key = (text, prefix if _IMAGE.search(text) else "")
+        done = self._html.get(key)
+        if done is None:
+            done = self._html[key] = to_html(text, prefix)
+        return done
 
     def locale_pages(self, site: RenderedSite, locale: str) -> None:
         bank, t = self.bank, strings_for(locale)
@@ -515,6 +526,109 @@ class _Renderer:
             {k: self.bank.name(v, locale) for k, v in self.catalog.seniorities.items()},
             ensure_ascii=False,
         )
+
+
+def escape(value: Any) -> str:
+    """HTML-escaped text, exactly as the Jinja2 templates escape it (``&#34;`` for quotes)."""
+    return str(_escape(value))
+
+
+def question_body(
+    entry: Entry,
+    t: Mapping[str, Any],
+    level_names: Mapping[str, str],
+    html_of: Mapping[str, str],
+    options: list[tuple[str, str]],
+    links: Mapping[str, str],
+    stale: Mapping[str, str] | None,
+) -> str:
+    """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
+
+    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses and model
+    answer, ``options`` that of each option; every other value is escaped here. Written as
+    plain string building: it runs once per question and locale (90,000 times for a bank of
+    30,000 questions in three languages), where a template costs several times more.
+    """
+    q, e = entry.question, escape
+    out = [
+        f'<div class="qb-meta" data-pagefind-ignore data-pagefind-filter="field:{e(entry.field)}">'
+    ]
+    if q.difficulty:
+        out.append(
+            f'<span class="qb-badge qb-difficulty" data-difficulty="{q.difficulty}" '
+            f'data-pagefind-filter="difficulty:{q.difficulty}">{e(t["difficulty"])}: '
+            f"{e(t['difficulty_levels'][q.difficulty])}</span>"
+        )
+    for key, name in level_names.items():
+        out.append(
+            f' <span class="qb-badge qb-level" data-level="{e(key)}" '
+            f'data-pagefind-filter="seniority:{e(key)}">{e(name)}</span>'
+        )
+    out += [f' <span class="qb-tag">{e(tag)}</span>' for tag in q.tags]
+    out.append("</div>\n")
+    if stale:
+        out.append(
+            f'<p class="qb-stale" data-pagefind-ignore>{e(t["stale_translation"])} '
+            f'<a href="{e(stale["url"])}" hreflang="{e(stale["locale"])}" '
+            f'lang="{e(stale["locale"])}">{e(stale["name"])}</a></p>\n'
+        )
+    out.append(
+        f'<div class="qb-prompt" data-pagefind-meta="prompt">\n{html_of["prompt"]}\n</div>\n'
+    )
+    if q.is_choice:
+        out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
+        out += [
+            f'<li class="qb-option" data-key="{e(key)}"><span class="qb-key">{e(key)}</span>'
+            f'<div class="qb-option-text">{text}</div></li>\n'
+            for key, text in options
+        ]
+        out.append("</ol>\n")
+    if html_of["assesses"]:
+        out.append(
+            f'<details class="qb-assesses"><summary data-pagefind-ignore>'
+            f"{e(t['what_it_assesses'])}</summary>\n{html_of['assesses']}\n</details>\n"
+        )
+    out.append(
+        '<details class="qb-answer"><summary data-pagefind-ignore>'
+        f"{e(t['show_answer'])}</summary>\n"
+    )
+    if q.is_choice:
+        keys = ", ".join(f"<strong>{e(key)}</strong>" for key in q.answer or ())
+        out.append(f'<p class="qb-correct" data-pagefind-ignore>{e(t["answer"])}: {keys}</p>\n')
+        if html_of["explanation"]:
+            out.append(f'<div class="qb-explanation">\n{html_of["explanation"]}\n</div>\n')
+    elif html_of["model_answer"]:
+        out.append(f'<div class="qb-model-answer">\n{html_of["model_answer"]}\n</div>\n')
+    else:
+        contribute = (
+            f' <a href="{e(links["edit"])}">{e(t["contribute_answer"])}</a>'
+            if links["edit"]
+            else ""
+        )
+        out.append(
+            f'<p class="qb-no-model-answer" data-pagefind-ignore>{e(t["no_model_answer"])}'
+            f"{contribute}</p>\n"
+        )
+    out.append(
+        f'</details>\n<div class="qb-links">\n<a class="qb-permalink" '
+        f'href="../{e(entry.topic)}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'
+    )
+    if links["edit"]:
+        out.append(
+            f' <a class="qb-edit" href="{e(links["edit"])}" rel="noopener">{e(t["edit"])}</a>'
+        )
+    if links["report"]:
+        out.append(
+            f' <a class="qb-report" href="{e(links["report"])}" rel="noopener">{e(t["report"])}</a>'
+        )
+    source = q.source or ""
+    if source:
+        shown = e(source)
+        if source.startswith(("https://", "http://")) and not url_problem(source, image=False):
+            shown = f'<a href="{shown}" rel="noopener noreferrer">{shown}</a>'
+        out.append(f' <span class="qb-source">{e(t["source"])}: {shown}</span>')
+    out.append("</div>\n")
+    return "".join(out)
 
 
 def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
