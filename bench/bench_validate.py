@@ -91,13 +91,16 @@ def main(argv: list[str] | None = None) -> int:
         validate_cmd = [*_qbank(), "validate", str(bank)]
         parse_cmd = [sys.executable, "-c", PARSE_ONLY, str(bank)]
         results: dict[str, list[tuple[float, float, float]]] = {"validate": [], "parse": []}
+        load = os.getloadavg()
+        print(f"load average at the start: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
         for run in range(args.runs):
             for name, command in (("validate", validate_cmd), ("parse", parse_cmd)):
+                before = os.getloadavg()[0]
                 wall, cpu, rss, last = measure(command)
                 results[name].append((wall, cpu, rss))
                 print(
                     f"run {run + 1} {name:<8} wall {wall:7.2f} s  cpu {cpu:7.2f} s"
-                    f"  peak {rss:7.1f} MiB  {last}"
+                    f"  peak {rss:7.1f} MiB  load {before:4.1f}  {last}"
                 )
         med = {
             name: [statistics.median(r[k] for r in rows) for k in range(3)]
