@@ -55,14 +55,12 @@ from qbank.render import (
     strings_for,
 )
 from qbank.search import (
-    OUTPUT,
-    IndexJob,
+    INDEX_DIR,
     SearchIndexError,
-    SearchRecord,
-    bank_records,
+    bank_docs,
     index_site_after_build,
-    merge_indexes,
     search_settings,
+    write_index,
 )
 
 log = logging.getLogger("mkdocs.plugins.qbank")
@@ -179,8 +177,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.bodies = BodyCache()  # rendered questions, reused while their file is unchanged
         self.options = RenderOptions()
         self.topic_url: Any = None  # Entry → site-root URL of its topic page
-        self.search_parts: Path | None = None  # one Pagefind bundle per locale, merged at the end
-        self.index_jobs: dict[str, IndexJob] = {}
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -212,8 +208,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 bank, dataclasses.replace(self.options, locales=locales), self.bodies
             )
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
-            if not serving:
-                self.index_jobs[self.shared.locale] = self._index(self.shared.locale)
         shared = self.shared
         locale = shared.locale
         pages_log = logging.getLogger("mkdocs.structure.pages")
@@ -225,7 +219,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         config.site_name = html.escape(shared.site.titles[locale])
         config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
         config.extra["qbank_locale"] = locale
-        # Pagefind (qbank.search, after the build) replaces Material's search.
+        # qbank's own index (qbank.search, written after the build) replaces Material's search.
         config.extra["qbank_search"] = search_settings(shared.bank)
         material_search = config.plugins.get("material/search")
         if material_search is not None:
@@ -393,16 +387,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     # -- the other locales ---------------------------------------------------------------------
 
-    def _index(self, locale: str) -> IndexJob:
-        """Start indexing ``locale``'s questions into its own bundle (see ``_merge_search``)."""
+    def _index(self, locale: str, site_dir: Path) -> None:
+        """Write ``locale``'s search index into its tree of ``site_dir``."""
         assert self.shared is not None
-        assert self.search_parts is not None
-        records = bank_records(self.shared.bank, locale, self.topic_url)
-        return IndexJob(records, self.search_parts / locale)
+        docs = bank_docs(self.shared.bank, locale, self.topic_url)
+        try:
+            write_index(docs, site_dir / locale / INDEX_DIR)
+        except SearchIndexError as error:
+            raise PluginError(f"qbank: {error}") from None
 
     def _derived_build(self, locale: str, config: MkDocsConfig, folder: Path) -> None:
         """Build one other locale's pages into ``folder`` (its ``<locale>/`` tree); outside
-        ``mkdocs serve`` also render its pages first and index its questions meanwhile."""
+        ``mkdocs serve`` also render its pages first and write its search index after."""
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
 
@@ -415,18 +411,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             use_directory_urls=config.use_directory_urls,
             strict=config.strict,
         )
-        site, job = self.shared.site, None
+        site, index = self.shared.site, False
         if locale not in site.nav:
             site = render_site(
                 self.shared.bank, dataclasses.replace(self.options, locales=(locale,)), self.bodies
             )
-            job = self._index(locale)
+            index = True
         _handoff = _Shared(self.shared.bank, site, locale)
         own = (self.shared, self.derived)  # the derived build runs on this same instance
         try:
             build(derived)
-            if job is not None:
-                job.wait()
+            if index:
+                self._index(locale, folder)
         finally:
             _handoff = None
             self.shared, self.derived = own
@@ -442,7 +438,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         assert self.shared is not None
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
-        self.search_parts = Path(tempfile.mkdtemp(prefix=".qbank-search-", dir=parent))
         if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return
         for locale in self.shared.bank.catalog.locales[1:]:
@@ -471,12 +466,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 os.waitpid(pid, 0)
             shutil.rmtree(folder, ignore_errors=True)
         self.locale_builds = {}
-        for job in self.index_jobs.values():
-            job.thread.join()
-        self.index_jobs = {}
-        if self.search_parts is not None:
-            shutil.rmtree(self.search_parts, ignore_errors=True)
-            self.search_parts = None
 
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site."""
@@ -508,36 +497,27 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self._stop_locales()
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
         _write_locale_sitemaps(self.shared.bank, config)
-        try:
-            self._merge_search(site_dir)
-        except SearchIndexError as error:
-            self._stop_locales()
-            raise PluginError(f"qbank: {error}") from None
+        self._search(site_dir)
 
-    def _merge_search(self, site_dir: Path) -> None:
-        """Put the search index in place: the per-locale bundles merged (``mkdocs build``),
-        or under ``mkdocs serve`` the last index at once and a fresh one in the background."""
+    def _search(self, site_dir: Path) -> None:
+        """The search index: under ``mkdocs build`` each locale's build wrote its own (this one
+        the default locale's, here); under ``mkdocs serve`` the last index at once and a fresh
+        one in the background."""
         assert self.shared is not None
         bank = self.shared.bank
-        if self.search_parts is None:  # serve: every locale was rendered here
-            records: list[SearchRecord] = []
-            for locale in bank.catalog.locales:
-                records += bank_records(bank, locale, self.topic_url)
-            report = index_site_after_build(site_dir, records)
-            if report is not None:
-                log.info("qbank: %s", report.summary())
+        if self.command != "serve":
+            self._index(self.shared.locale, site_dir)
+            languages = Counter(loc.lower() for e in bank.entries for loc in e.locales)
+            per = ", ".join(f"{lang} {n}" for lang, n in sorted(languages.items()))
+            log.info("qbank: search index: %d questions (%s)", sum(languages.values()), per)
             return
-        for job in self.index_jobs.values():
-            job.wait()
-        self.index_jobs = {}
-        merge_indexes(
-            [self.search_parts / locale for locale in bank.catalog.locales], site_dir / OUTPUT
-        )
-        shutil.rmtree(self.search_parts, ignore_errors=True)
-        self.search_parts = None
-        languages = Counter(loc.lower() for e in bank.entries for loc in e.locales)
-        per = ", ".join(f"{lang} {n}" for lang, n in sorted(languages.items()))
-        log.info("qbank: search index: %d questions (%s)", sum(languages.values()), per)
+        docs = {locale: bank_docs(bank, locale, self.topic_url) for locale in bank.catalog.locales}
+        try:
+            report = index_site_after_build(site_dir, docs)
+        except SearchIndexError as error:
+            raise PluginError(f"qbank: {error}") from None
+        if report is not None:
+            log.info("qbank: %s", report.summary())
 
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 

@@ -26,13 +26,14 @@ This module is part of the core: it never imports MkDocs.
 from __future__ import annotations
 
 import atexit
+import base64
 import html
+import itertools
 import json
 import logging
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import threading
 from collections import Counter
@@ -42,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from qbank.bank import Bank, Entry
-from qbank.markup import plain_text, to_html
+from qbank.markup import to_html
 from qbank.render import question_texts, strings_for
 
 log = logging.getLogger(__name__)
@@ -116,19 +117,26 @@ def search_settings(bank: Bank) -> dict[str, Any]:
     return {"locales": list(catalog.locales), "default": catalog.default_locale, "text": text}
 
 
-# -- records -----------------------------------------------------------------------------------
+# -- documents -----------------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class SearchRecord:
-    """One searchable question: its URL (with anchor), language and HTML document."""
-
-    url: str
-    language: str
-    html: str
-
+INDEX_DIR = "api/search"
+"""Where a locale's index sits, under ``<locale>/`` (``<locale>/api/`` is reserved)."""
+FORMAT = 1
+CHUNK = 32
+"""Questions per documents file (a result list loads the chunks of the questions shown)."""
+SNIPPET = 240
+"""Characters of the prompt kept for the result list."""
+PREFIX = 3
+"""Words are filed by their first three characters: a query word of three or more finds its
+terms file at once (shorter ones read every file of their prefix, listed in the manifest)."""
+BUCKET_POSTINGS = 8000
+"""About how many postings of character pairs share a terms file (CJK pairs are filed by a
+hash: they are only ever looked up whole)."""
 
 _TAG = re.compile(r"<[^>]+>")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_WORD = re.compile(r"\w+")
+_CJK_RUNS = re.compile(f"([{_CJK}]+)")
 
 
 def _plain(fragment: str) -> str:
@@ -136,45 +144,96 @@ def _plain(fragment: str) -> str:
     return " ".join(html.unescape(_TAG.sub(" ", fragment)).split())
 
 
-def question_record(bank: Bank, entry: Entry, locale: str, url: str) -> SearchRecord:
-    """The search document of one question in one locale, straight from the bank.
+def fold(text: str, locale: str) -> str:
+    """Lower case as the search box folds a query (Turkish dotted and dotless i kept apart)."""
+    if locale.lower().startswith(("tr", "az")):
+        text = text.replace("I", "ı").replace("İ", "i")
+    return text.lower()
 
-    Lean on purpose (Pagefind's time grows with the bytes it parses): the texts as plain
-    paragraphs, no highlighting spans, no badges, no answer line. It carries what the search
-    box shows (meta ``title``, ``topic`` and ``prompt``) and filters (field, seniority,
-    difficulty). Words of the options, the explanation and the model answer find the
-    question, but only the prompt is ever shown.
-    """
+
+def terms(text: str, locale: str) -> set[str]:
+    """The index terms of a text: its words, folded; Chinese, Japanese and Korean runs (no
+    spaces between words) as their character pairs (a lone character as itself), so a query
+    word is found inside an unsegmented sentence. ``search.js`` cuts queries the same way."""
+    found: set[str] = set()
+    for word in _WORD.findall(fold(text, locale)):
+        for number, run in enumerate(_CJK_RUNS.split(word)):
+            if not run:
+                continue
+            if number % 2 and len(run) > 1:  # a CJK run
+                found.update(run[i : i + 2] for i in range(len(run) - 1))
+            else:
+                found.add(run)
+    return found
+
+
+def is_cjk(term: str) -> bool:
+    """Whether a term is a CJK character pair or character (filed by hash)."""
+    return _CJK_RUNS.match(term) is not None
+
+
+def bucket(term: str, buckets: int) -> int:
+    """The terms file of a CJK term: a 32-bit polynomial hash of its code points (the same
+    arithmetic as ``search.js``), modulo the number of buckets."""
+    h = 0
+    for char in term:
+        h = (h * 31 + ord(char)) & 0xFFFFFFFF
+    return h % buckets
+
+
+def shard_key(term: str, buckets: int) -> str:
+    """Which terms file holds ``term``: ``~<n>`` for CJK, else its first characters."""
+    return f"~{bucket(term, buckets)}" if is_cjk(term) else term[:PREFIX]
+
+
+def shard_name(key: str) -> str:
+    """The file name of a terms file (code points in hex: any script, any file system)."""
+    return "-".join(f"{ord(c):x}" for c in key)
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """One searchable question in one locale."""
+
+    url: str  # site-root URL of the question's anchor on its topic page
+    topic: str
+    prompt: str  # the snippet shown in the result list (plain text)
+    filters: tuple[tuple[str, str], ...]  # (filter, value): field, seniority, difficulty
+    prompt_terms: frozenset[str]
+    other_terms: frozenset[str]  # options, explanation, assesses, model answer
+
+
+def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
+    """The search document of one question in one locale, straight from the bank: words of
+    the prompt, the options, the explanation and the model answer find it; only the prompt
+    is ever shown (the answer line is not indexed at all)."""
     q = entry.question
-    topic = (
-        bank.catalog.fields[entry.field].specializations[entry.specialization].topics[entry.topic]
-    )
-    title = plain_text(q.prompt[locale]) or entry.slug
-    filters = [f"field:{entry.field}", *(f"seniority:{s}" for s in entry.seniorities)]
+    catalog = bank.catalog
+    topic = catalog.fields[entry.field].specializations[entry.specialization].topics[entry.topic]
+    filters = [("field", entry.field), *(("seniority", s) for s in entry.seniorities)]
     if q.difficulty:
-        filters.append(f"difficulty:{q.difficulty}")
-    texts = [text[locale] for text in question_texts(entry) if locale in text]
-    body = "".join(f"<p>{html.escape(_plain(to_html(text)))}</p>" for text in texts[1:])
-    document = (
-        f'<!DOCTYPE html><html lang="{html.escape(locale.lower())}"><head><meta charset="utf-8">'
-        f'</head><body><div data-pagefind-body><div data-pagefind-meta="title[data-title], '
-        f'topic[data-topic], url[data-url]" data-title="{html.escape(title)}" '
-        f'data-topic="{html.escape(bank.name(topic.name, locale))}" '
-        f'data-url="{html.escape(url)}#q-{entry.id}"></div>'
-        + "".join(f'<span data-pagefind-filter="{html.escape(f)}"></span>' for f in filters)
-        + f'<p data-pagefind-meta="prompt">{html.escape(_plain(to_html(texts[0])))}</p>'
-        f"{body}</div></body></html>"
+        filters.append(("difficulty", str(q.difficulty)))
+    texts = [_plain(to_html(text[locale])) for text in question_texts(entry) if locale in text]
+    prompt_terms = terms(texts[0], locale)
+    other: set[str] = set()
+    for text in texts[1:]:
+        other |= terms(text, locale)
+    snippet = texts[0] if len(texts[0]) <= SNIPPET else texts[0][:SNIPPET].rstrip() + "…"
+    return SearchDoc(
+        f"{url}#q-{entry.id}",
+        bank.name(topic.name, locale),
+        snippet,
+        tuple(filters),
+        frozenset(prompt_terms),
+        frozenset(other - prompt_terms),
     )
-    return SearchRecord(f"{url}#q-{entry.id}", locale.lower(), document)
 
 
-def bank_records(
-    bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
-) -> list[SearchRecord]:
-    """One record per question of ``bank`` in ``locale``, in bank order; ``topic_url(locale,
+def bank_docs(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[SearchDoc]:
+    """One document per question of ``bank`` in ``locale``, in bank order; ``topic_url(locale,
     entry)`` is the site-root URL of the entry's topic page (``/en/backend/indexing/``)."""
     return [
-        question_record(bank, entry, locale, topic_url(locale, entry))
+        question_doc(bank, entry, locale, topic_url(locale, entry))
         for entry in bank.entries
         if locale in entry.locales
     ]
@@ -185,9 +244,8 @@ def bank_records(
 
 @dataclass
 class IndexReport:
-    """What an indexing run wrote: records per language and the output folder."""
+    """What an indexing run wrote: documents per locale."""
 
-    output: Path
     languages: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -202,125 +260,95 @@ class IndexReport:
 
 
 class SearchIndexError(Exception):
-    """Pagefind could not index the site (binary missing or a failed run)."""
+    """The search index could not be written."""
 
 
-def _binary() -> str:
-    from pagefind.service import get_executable
-
-    binary = get_executable()
-    if binary is None:
-        raise SearchIndexError(
-            "the Pagefind binary was not found; install qbank's dependency 'pagefind[extended]'"
-        )
-    return str(binary)
+def _json(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _write(records: list[SearchRecord], output: Path) -> None:
-    """Run the Pagefind binary on ``records`` (written as files beside ``output``) into the
-    bundle folder ``output``. The command line indexes the same documents for about half the
-    CPU time of ``pagefind --service`` (no base64 JSON messages through a pipe)."""
-    source = Path(tempfile.mkdtemp(prefix=".qbank-records-", dir=output.parent))
-    try:
-        for number, record in enumerate(records):
-            (source / f"{number:06d}.html").write_text(record.html, encoding="utf-8")
-        done = subprocess.run(
-            [_binary(), "--site", str(source), "--output-path", str(output), "--silent"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            check=False,
-        )
-        if done.returncode != 0:
-            message = done.stdout.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
-            raise SearchIndexError(f"Pagefind failed: {message}")
-    finally:
-        shutil.rmtree(source, ignore_errors=True)
+def _bitmap(ids: list[int], size: int) -> str:
+    bits = bytearray((size + 7) // 8)
+    for i in ids:
+        bits[i >> 3] |= 1 << (i & 7)
+    return base64.b64encode(bytes(bits)).decode("ascii")
 
 
-ENTRY = "pagefind-entry.json"
+def index_files(docs: list[SearchDoc]) -> dict[str, bytes]:
+    """A locale's index as files, by path relative to its folder.
 
+    - ``index.json``: format, number of questions, chunk size, prefix length, number of CJK
+      buckets and the list of terms files;
+    - ``t/<key>.json``: ``{term: postings}`` for the terms filed under ``key`` (see
+      ``shard_key``); postings are the numbers of the questions holding the term, times two,
+      plus one when the prompt holds it, sorted and delta-coded;
+    - ``d/<n>.json``: ``[url, topic, prompt]`` of questions ``n*CHUNK`` onwards;
+    - ``f.json``: per filter and value, a bitmap (base64) of the questions it keeps.
 
-def merge_indexes(parts: list[Path], output: Path) -> None:
-    """Move Pagefind bundles of one language each into one bundle at ``output``.
-
-    Pagefind names every index, fragment and filter file by its language and content hash,
-    and its scripts and WebAssembly files are the same in every bundle, so the files simply
-    sit side by side; ``pagefind-entry.json`` gets every language (sorted: the same bytes
-    whatever order the parts finished in).
+    A query downloads the manifest, one terms file per query word and the chunks of the
+    results it shows; the bytes are the same for the same bank (sorted everywhere).
     """
-    entry: dict[str, Any] = {}
-    languages: dict[str, Any] = {}
-    output.mkdir(parents=True, exist_ok=True)
-    for part in parts:
-        data = json.loads((part / ENTRY).read_text(encoding="utf-8"))
-        languages.update(data.get("languages", {}))
-        entry = {**data, **entry}
-        for source in sorted(part.rglob("*")):
-            target = output / source.relative_to(part)
-            if source.is_dir():
-                target.mkdir(exist_ok=True)
-            elif source.name != ENTRY and not target.exists():
-                source.replace(target)
-    entry["languages"] = dict(sorted(languages.items()))
-    (output / ENTRY).write_text(
-        json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
-    )
-
-
-def write_records(records: list[SearchRecord], output: Path) -> IndexReport:
-    """Index ``records`` into the bundle folder ``output`` (replaced), one Pagefind run per
-    language, all running at once (each is its own process), merged at the end."""
-    report = IndexReport(output, Counter(record.language for record in records))
-    by_language: dict[str, list[SearchRecord]] = {}
-    for record in records:
-        by_language.setdefault(record.language, []).append(record)
-    scratch = Path(tempfile.mkdtemp(prefix=".qbank-pagefind-", dir=output.parent))
-    try:
-        jobs = [
-            IndexJob(part, scratch / language) for language, part in sorted(by_language.items())
+    postings: dict[str, list[int]] = {}
+    for number, doc in enumerate(docs):
+        for term in doc.prompt_terms:
+            postings.setdefault(term, []).append(number * 2 + 1)
+        for term in doc.other_terms:
+            postings.setdefault(term, []).append(number * 2)
+    cjk = sum(len(values) for term, values in postings.items() if is_cjk(term))
+    buckets = max(1, cjk // BUCKET_POSTINGS)
+    shards: dict[str, dict[str, list[int]]] = {}
+    for term in sorted(postings):
+        values = postings[term]  # ascending: documents were added in order
+        shards.setdefault(shard_key(term, buckets), {})[term] = [values[0]] + [
+            b - a for a, b in itertools.pairwise(values)
         ]
-        for job in jobs:
-            job.wait()
+    files = {f"t/{shard_name(key)}.json": _json(shard) for key, shard in shards.items()}
+    for start in range(0, len(docs), CHUNK):
+        chunk = [[d.url, d.topic, d.prompt] for d in docs[start : start + CHUNK]]
+        files[f"d/{start // CHUNK}.json"] = _json(chunk)
+    by_filter: dict[str, dict[str, list[int]]] = {}
+    for number, doc in enumerate(docs):
+        for name, value in doc.filters:
+            by_filter.setdefault(name, {}).setdefault(value, []).append(number)
+    files["f.json"] = _json(
+        {
+            name: {value: _bitmap(ids, len(docs)) for value, ids in sorted(values.items())}
+            for name, values in sorted(by_filter.items())
+        }
+    )
+    files["index.json"] = _json(
+        {
+            "format": FORMAT,
+            "docs": len(docs),
+            "chunk": CHUNK,
+            "prefix": PREFIX,
+            "buckets": buckets,
+            "shards": "\n".join(sorted(shards)),
+        }
+    )
+    return files
+
+
+def write_index(docs: list[SearchDoc], output: Path) -> None:
+    """Write a locale's index into the folder ``output`` (replaced)."""
+    try:
         if output.exists():
             shutil.rmtree(output)
-        merge_indexes([job.output for job in jobs], scratch / OUTPUT)
-        (scratch / OUTPUT).replace(output)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return report
+        for folder in ("t", "d"):
+            (output / folder).mkdir(parents=True)
+        for path, data in index_files(docs).items():
+            (output / path).write_bytes(data)
+    except OSError as error:
+        raise SearchIndexError(
+            f"the search index could not be written to {output}: {error}"
+        ) from None
 
 
-class IndexJob:
-    """Pagefind indexing ``records`` into ``output`` in a background thread. The binary is its
-    own process, so it works while the caller goes on (building pages); ``wait`` returns when
-    the bundle is written and raises ``SearchIndexError`` if it failed."""
-
-    def __init__(self, records: list[SearchRecord], output: Path) -> None:
-        self.output = output
-        self.report = IndexReport(output, Counter(record.language for record in records))
-        self.error: SearchIndexError | None = None
-        self.thread = threading.Thread(
-            target=self._run, args=(records,), name="qbank-pagefind", daemon=True
-        )
-        self.thread.start()
-
-    def _run(self, records: list[SearchRecord]) -> None:
-        try:
-            if self.output.exists():
-                shutil.rmtree(self.output)
-            _write(records, self.output)
-        except SearchIndexError as error:
-            self.error = error
-        except OSError as error:
-            self.error = SearchIndexError(f"Pagefind could not write {self.output}: {error}")
-
-    def wait(self) -> IndexReport:
-        """Wait for the bundle; its report."""
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.report
+def write_site_index(site_dir: Path, docs: dict[str, list[SearchDoc]]) -> IndexReport:
+    """Write every locale's index into ``site_dir/<locale>/api/search/``."""
+    for locale, locale_docs in docs.items():
+        write_index(locale_docs, site_dir / locale / INDEX_DIR)
+    return IndexReport(Counter({locale.lower(): len(d) for locale, d in docs.items()}))
 
 
 # -- rebuilds (mkdocs serve) -------------------------------------------------------------------
@@ -338,9 +366,9 @@ class LiveIndex:
     """The index of one site folder that one process builds again and again (``mkdocs serve``).
 
     The first build is indexed at once. A rebuild gets the last index back at once (search
-    keeps working, with results at most one edit old) and a background thread indexes the
-    new records into a folder outside the site, then puts it in place unless a newer rebuild
-    has started meanwhile. The edit→preview loop never waits for Pagefind.
+    keeps working, with results at most one edit old) and a background thread writes the
+    new one into a folder outside the site, then puts it in place unless a newer rebuild has
+    started meanwhile. The edit→preview loop never waits for the index.
     """
 
     def __init__(self, site_dir: Path) -> None:
@@ -351,44 +379,48 @@ class LiveIndex:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
-    def first(self, records: list[SearchRecord]) -> IndexReport:
+    def _put(self, source: Path, target: Path, locales: list[str]) -> None:
+        for locale in locales:
+            if (source / locale).is_dir():
+                if (target / locale / INDEX_DIR).exists():
+                    shutil.rmtree(target / locale / INDEX_DIR)
+                shutil.copytree(
+                    source / locale, target / locale / INDEX_DIR, copy_function=_link_or_copy
+                )
+
+    def first(self, docs: dict[str, list[SearchDoc]]) -> IndexReport:
         """Index the first build synchronously and keep a copy for the rebuilds."""
-        report = write_records(records, self.site_dir / OUTPUT)
-        shutil.copytree(report.output, self.cache / OUTPUT, copy_function=_link_or_copy)
+        report = write_site_index(self.site_dir, docs)
+        for locale in docs:
+            shutil.copytree(
+                self.site_dir / locale / INDEX_DIR, self.cache / locale, copy_function=_link_or_copy
+            )
         return report
 
-    def rebuilt(self, records: list[SearchRecord]) -> threading.Thread:
+    def rebuilt(self, docs: dict[str, list[SearchDoc]]) -> threading.Thread:
         """Restore the last index into the rebuilt site and refresh it in the background."""
         with self.lock:
             self.generation += 1
             generation = self.generation
-            if (self.cache / OUTPUT).is_dir():
-                shutil.copytree(
-                    self.cache / OUTPUT,
-                    self.site_dir / OUTPUT,
-                    dirs_exist_ok=True,
-                    copy_function=_link_or_copy,
-                )
+            self._put(self.cache, self.site_dir, list(docs))
         thread = threading.Thread(
-            target=self._refresh, args=(generation, records), name="qbank-search", daemon=True
+            target=self._refresh, args=(generation, docs), name="qbank-search", daemon=True
         )
         thread.start()
         self.thread = thread
         return thread
 
-    def _refresh(self, generation: int, records: list[SearchRecord]) -> None:
+    def _refresh(self, generation: int, docs: dict[str, list[SearchDoc]]) -> None:
         fresh = Path(tempfile.mkdtemp(prefix="qbank-search-"))
         try:
-            report = write_records(records, fresh / OUTPUT)
+            for locale, locale_docs in docs.items():
+                write_index(locale_docs, fresh / locale)
             with self.lock:
                 if generation != self.generation:
                     return
-                live = self.site_dir / OUTPUT
-                if live.exists():
-                    shutil.rmtree(live)
-                shutil.copytree(fresh / OUTPUT, live, copy_function=_link_or_copy)
+                self._put(fresh, self.site_dir, list(docs))
                 self.cache, fresh = fresh, self.cache
-            log.info("qbank: %s (refreshed)", report.summary())
+            log.info("qbank: search index refreshed")
         except (OSError, SearchIndexError) as error:
             # A newer rebuild wiped the folder under us; that rebuild refreshes again.
             log.debug("qbank: search refresh skipped: %s", error)
@@ -399,17 +431,16 @@ class LiveIndex:
 _live: dict[Path, LiveIndex] = {}
 
 
-def index_site_after_build(site_dir: Path, records: list[SearchRecord]) -> IndexReport | None:
-    """Index a just-built site (``records``: every question of every locale). The first
-    build of a folder in this process is indexed at once (returns the report); a rebuild of
-    the same folder (``mkdocs serve``) gets the last index back at once and a fresh one in
-    the background (returns None)."""
+def index_site_after_build(site_dir: Path, docs: dict[str, list[SearchDoc]]) -> IndexReport | None:
+    """Index a just-built site (``docs`` by locale). The first build of a folder in this
+    process is indexed at once (returns the report); a rebuild of the same folder (``mkdocs
+    serve``) gets the last index back at once and a fresh one in the background (None)."""
     key = site_dir.resolve()
     live = _live.get(key)
     if live is None:
         live = _live[key] = LiveIndex(key)
-        return live.first(records)
-    live.rebuilt(records)
+        return live.first(docs)
+    live.rebuilt(docs)
     return None
 
 

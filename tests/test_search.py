@@ -1,8 +1,9 @@
-"""qbank.search over real builds: records, the Pagefind index per locale, rebuilds, the header."""
+# ruff: noqa: RUF001  (Turkish dotless i in test text)
+"""qbank.search over real builds: documents, the index per locale, rebuilds, the header."""
 
 from __future__ import annotations
 
-import gzip
+import base64
 import json
 import shutil
 from pathlib import Path
@@ -14,14 +15,18 @@ from sitebuild import QUESTIONS, build_site, write_small_bank
 
 from qbank.bank import Entry, load_bank
 from qbank.search import (
-    SearchRecord,
-    bank_records,
+    INDEX_DIR,
+    SearchDoc,
+    bank_docs,
+    fold,
     index_site_after_build,
     live_index,
-    write_records,
+    terms,
+    write_index,
 )
 
 LOCALES = ("en", "tr", "zh")
+COMPOSITE = "01a05d13-8d21-739a-baa2-7dab67be4007"
 
 
 @pytest.fixture(scope="module")
@@ -30,77 +35,108 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_site(tmp, write_small_bank(tmp / "content"))
 
 
-def records_of(content: Path) -> list[SearchRecord]:
-    """Every locale's records of the bank, with directory URLs (as the site is built)."""
+def docs_of(content: Path) -> dict[str, list[SearchDoc]]:
+    """Every locale's documents of the bank, with directory URLs (as the site is built)."""
     bank = load_bank(content)
 
     def url(locale: str, entry: Entry) -> str:
         return f"/{locale}/{entry.field}/{entry.topic}/"
 
-    return [r for locale in LOCALES for r in bank_records(bank, locale, url)]
+    return {locale: bank_docs(bank, locale, url) for locale in LOCALES}
 
 
 @pytest.fixture(scope="module")
-def records(tmp_path_factory: pytest.TempPathFactory) -> list[SearchRecord]:
-    return records_of(write_small_bank(tmp_path_factory.mktemp("search-records") / "content"))
+def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[SearchDoc]]:
+    return docs_of(write_small_bank(tmp_path_factory.mktemp("search-docs") / "content"))
 
 
 def ids_in(locale: str) -> set[str]:
     return {q["id"] for q in QUESTIONS.values() if locale in q["prompt"]}
 
 
-def fragments(index: Path) -> list[dict[str, Any]]:
-    """Every fragment (one per record) the browser could download, decoded."""
-    decoded = []
-    for path in sorted((index / "fragment").iterdir()):
-        data = gzip.decompress(path.read_bytes())
-        assert data.startswith(b"pagefind_dcd")
-        decoded.append(json.loads(data[len(b"pagefind_dcd") :]))
-    return decoded
+def read_index(site: Path, locale: str) -> dict[str, Any]:
+    """A locale's index as written: manifest, documents, filters and every terms file."""
+    folder = site / locale / INDEX_DIR
+    manifest = json.loads((folder / "index.json").read_text("utf-8"))
+    documents: list[list[str]] = []
+    for number in range((manifest["docs"] + manifest["chunk"] - 1) // manifest["chunk"]):
+        documents += json.loads((folder / f"d/{number}.json").read_text("utf-8"))
+    postings: dict[str, list[int]] = {}
+    for path in sorted((folder / "t").iterdir()):
+        for term, deltas in json.loads(path.read_text("utf-8")).items():
+            codes, total = [], 0
+            for delta in deltas:
+                total += delta
+                codes.append(total)
+            postings[term] = codes
+    filters = json.loads((folder / "f.json").read_text("utf-8"))
+    return {"manifest": manifest, "docs": documents, "terms": postings, "filters": filters}
 
 
-def test_one_record_per_question_on_its_topic_page(records: list[SearchRecord]) -> None:
+def with_term(index: dict[str, Any], term: str) -> set[str]:
+    """The URLs of the questions holding ``term``."""
+    return {index["docs"][code >> 1][0] for code in index["terms"].get(term, [])}
+
+
+def test_one_document_per_question_on_its_topic_page(docs: dict[str, list[SearchDoc]]) -> None:
     for locale in LOCALES:
-        urls = [r.url for r in records if r.language == locale]
+        urls = [d.url for d in docs[locale]]
         assert sorted(u.rsplit("#q-", 1)[1] for u in urls) == sorted(ids_in(locale)), locale
         assert all(u.startswith(f"/{locale}/") for u in urls)
         assert not any("/level-" in u or "/practice/" in u for u in urls)
-    composite = next(r for r in records if r.url.endswith("be4007") and r.language == "tr")
-    assert composite.url == "/tr/backend/indexing/#q-01a05d13-8d21-739a-baa2-7dab67be4007"
-    assert '<html lang="tr">' in composite.html
-    assert f'data-url="{composite.url}"' in composite.html  # the search box links here
-    assert "qb-correct" not in composite.html
+    composite = next(d for d in docs["tr"] if d.url.endswith(COMPOSITE))
+    assert composite.url == f"/tr/backend/indexing/#q-{COMPOSITE}"
+    assert composite.filters == (("field", "backend"), ("seniority", "mid"), ("difficulty", "2"))
 
 
-def test_the_built_site_has_one_pagefind_index_per_locale(site: Path) -> None:
-    entry = json.loads((site / "pagefind/pagefind-entry.json").read_text("utf-8"))
-    counts = {lang: data["page_count"] for lang, data in entry["languages"].items()}
-    assert counts == {locale: len(ids_in(locale)) for locale in LOCALES}
-    assert entry["languages"]["tr"]["wasm"] == "tr"  # Turkish is stemmed
-    for name in ("pagefind.js", "pagefind-worker.js", "wasm.unknown.pagefind"):
-        assert (site / "pagefind" / name).is_file()
+def test_terms_fold_case_turkish_i_and_cut_cjk_into_pairs() -> None:
+    assert fold("İstanbul IŞIK", "tr") == "istanbul ışık"
+    assert fold("Index", "en") == "index"
+    assert terms("Veritabanı, B-tree index!", "tr") == {"veritabanı", "b", "tree", "index"}
+    assert terms("数据库索引", "zh") == {"数据", "据库", "库索", "索引"}
+    assert terms("用 SQL 查询", "zh") == {"用", "sql", "查询"}
+
+
+def test_the_built_site_has_an_index_per_locale(site: Path) -> None:
+    for locale in LOCALES:
+        index = read_index(site, locale)
+        assert index["manifest"]["docs"] == len(ids_in(locale))
+        assert sorted(u.rsplit("#q-", 1)[1] for u, _, _ in index["docs"]) == sorted(ids_in(locale))
+        names = {p.name for p in (site / locale / INDEX_DIR / "t").iterdir()}
+        assert len(names) == len(index["manifest"]["shards"].split("\n"))
     assert not (site / "search" / "search_index.json").exists()  # Material's search is off
 
 
-def test_fragments_carry_filters_and_the_prompt_but_never_the_answer_line(site: Path) -> None:
-    records = fragments(site / "pagefind")
-    assert len(records) == sum(len(ids_in(locale)) for locale in LOCALES)
-    composite = next(
-        r
-        for r in records
-        if r["meta"]["url"] == "/en/backend/indexing/#q-01a05d13-8d21-739a-baa2-7dab67be4007"
-    )
-    assert composite["filters"] == {"difficulty": ["2"], "field": ["backend"], "seniority": ["mid"]}
-    assert composite["meta"]["prompt"].startswith("An index on (a, b) exists.")
-    assert composite["meta"]["topic"] == "Indexing"
-    assert "Leftmost prefix" in composite["content"]  # the explanation is searchable
-    for record in records:
-        text = record["content"] + json.dumps(record["meta"], ensure_ascii=False)
-        for hidden in ("Answer:", "Cevap:", "Show answer", "Permalink", "Report a problem"):
-            assert hidden not in text, (record["url"], hidden)
-    profile = next(r for r in records if r["meta"]["url"].endswith("be4003"))
-    assert profile["filters"]["seniority"] == ["mid", "senior"]
-    assert "difficulty" not in profile["filters"]
+def test_the_index_finds_words_of_every_text_but_never_holds_the_answer_line(site: Path) -> None:
+    index = read_index(site, "en")
+    composite = f"/en/backend/indexing/#q-{COMPOSITE}"
+    _url, topic, prompt = next(d for d in index["docs"] if d[0] == composite)
+    assert prompt.startswith("An index on (a, b) exists.")
+    assert topic == "Indexing"
+    assert composite in with_term(index, "leftmost")  # the explanation is searchable
+    prompt_codes = [c for c in index["terms"]["index"] if index["docs"][c >> 1][0] == composite]
+    assert prompt_codes
+    assert prompt_codes[0] & 1
+    for locale in LOCALES:
+        folder = site / locale / INDEX_DIR
+        for path in folder.rglob("*.json"):
+            text = path.read_text("utf-8")
+            for hidden in ("Answer:", "Cevap:", "Show answer", "Permalink", "Report a problem"):
+                assert hidden not in text, (path, hidden)
+    number = next(i for i, d in enumerate(index["docs"]) if d[0] == composite)
+    bits = base64.b64decode(index["filters"]["seniority"]["mid"])
+    assert bits[number >> 3] >> (number & 7) & 1
+    bits = base64.b64decode(index["filters"]["field"]["ml-engineer"])
+    assert not bits[number >> 3] >> (number & 7) & 1
+
+
+def test_chinese_pairs_find_a_word_inside_a_sentence(site: Path) -> None:
+    index = read_index(site, "zh")
+    some = next(d for d in index["docs"] if len(d[2]) > 6)
+    cjk = "".join(c for c in some[2] if "\u4e00" <= c <= "\u9fff")[:4]
+    assert len(cjk) == 4
+    hits = [with_term(index, cjk[i : i + 2]) for i in range(3)]
+    assert some[0] in set.intersection(*hits)
 
 
 def test_every_page_has_the_search_box_in_its_language(site: Path) -> None:
@@ -125,37 +161,39 @@ def test_every_page_has_the_search_box_in_its_language(site: Path) -> None:
 
 
 def test_rebuilds_restore_the_index_at_once_and_refresh_it_in_the_background(
-    tmp_path: Path, site: Path, records: list[SearchRecord]
+    tmp_path: Path, site: Path, docs: dict[str, list[SearchDoc]]
 ) -> None:
     copy = tmp_path / "site"
-    shutil.copytree(site, copy, ignore=shutil.ignore_patterns("pagefind"))
-    first = index_site_after_build(copy, records)
+    shutil.copytree(site, copy)
+    for locale in LOCALES:
+        shutil.rmtree(copy / locale / INDEX_DIR)
+    first = index_site_after_build(copy, docs)
     assert first is not None
     assert first.languages == {locale: len(ids_in(locale)) for locale in LOCALES}
     # A rebuild wipes the folder; the English questions on indexing are gone from the bank.
-    shutil.rmtree(copy / "pagefind")
-    fewer = [r for r in records if not r.url.startswith("/en/backend/indexing/")]
+    for locale in LOCALES:
+        shutil.rmtree(copy / locale / INDEX_DIR)
+    fewer = {**docs, "en": [d for d in docs["en"] if not d.url.startswith("/en/backend/indexing/")]}
     assert index_site_after_build(copy, fewer) is None
-    assert (copy / "pagefind/pagefind-entry.json").is_file()  # the last index, at once
+    assert (copy / "en" / INDEX_DIR / "index.json").is_file()  # the last index, at once
     live = live_index(copy)
     assert live is not None
     assert live.thread is not None
     live.thread.join(timeout=120)
-    entry = json.loads((copy / "pagefind/pagefind-entry.json").read_text("utf-8"))
-    assert entry["languages"]["en"]["page_count"] == len(ids_in("en")) - 2
+    manifest = json.loads((copy / "en" / INDEX_DIR / "index.json").read_text("utf-8"))
+    assert manifest["docs"] == len(ids_in("en")) - 2
 
 
-def test_write_records_replaces_a_previous_index(
-    tmp_path: Path, site: Path, records: list[SearchRecord]
+def test_write_index_replaces_a_previous_index(
+    tmp_path: Path, docs: dict[str, list[SearchDoc]]
 ) -> None:
-    copy = tmp_path / "site"
-    shutil.copytree(site, copy)
-    stale = copy / "pagefind" / "stale.txt"
+    folder = tmp_path / "index"
+    folder.mkdir()
+    stale = folder / "stale.txt"
     stale.write_text("old", "utf-8")
-    report = write_records(records, copy / "pagefind")
+    write_index(docs["en"], folder)
     assert not stale.exists()
-    assert report.records == sum(len(ids_in(locale)) for locale in LOCALES)
-    assert f"en {len(ids_in('en'))}," in report.summary()
+    assert (folder / "index.json").is_file()
 
 
 def test_material_search_is_turned_off_when_configured(tmp_path: Path) -> None:
@@ -164,7 +202,7 @@ def test_material_search_is_turned_off_when_configured(tmp_path: Path) -> None:
         tmp_path, content, plugins=["search", {"qbank": {"content_dir": str(content)}}]
     )
     assert not (site / "search" / "search_index.json").exists()
-    assert (site / "pagefind" / "pagefind-entry.json").is_file()
+    assert (site / "en" / INDEX_DIR / "index.json").is_file()
     html = HTMLParser((site / "en" / "index.html").read_text("utf-8"))
     assert html.css_first("header .qb-search") is not None
     assert html.css_first(".md-search") is None

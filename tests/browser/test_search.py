@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Turkish and Chinese test content)
-"""The header's Pagefind search in real Chromium over a real build of the search bank."""
+"""The header's search in real Chromium over a real build of the search bank."""
 
 from __future__ import annotations
 
@@ -162,4 +162,4 @@ def test_search_survives_instant_navigation_and_makes_no_third_party_request(
     base = search_site[0]
     assert tab.requests
     assert all(url.startswith(base) for url in tab.requests)
-    assert any(url.endswith("/pagefind/pagefind.js") for url in tab.requests)
+    assert any(url.endswith("/en/api/search/index.json") for url in tab.requests)

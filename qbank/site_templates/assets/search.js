@@ -1,11 +1,14 @@
-/* qbank search: the header's search box over the site's Pagefind index (qbank/search.py).
+/* qbank search: the header's search box over the site's own search index (qbank/search.py).
  *
- * One result per question, linking to its anchor (#q-{id}); the snippet is the question's
- * prompt (meta "prompt"), never Pagefind's excerpt, which may quote the explanation.
- * Filters: field, seniority, difficulty. pagefind.js, its worker, WebAssembly and index are
- * files of this site (no CDN). The box keeps working across Material's instant navigation
- * (document$), following the locale of the current URL. No content string goes through
- * innerHTML.
+ * Each locale has an index under <locale>/api/search/: a manifest, terms files (a word's
+ * questions), documents files (URL, topic and prompt of 32 questions each) and filter
+ * bitmaps. A query downloads the manifest once, one terms file per query word and the
+ * documents of the results shown. One result per question, linking to its anchor (#q-{id});
+ * the snippet is the question's prompt, never its answer. Words match by prefix (Turkish by
+ * its first five letters, English after a plain suffix is cut), Chinese, Japanese and Korean
+ * by character pairs. Filters: field, seniority, difficulty. Everything is a file of this
+ * site (no CDN). The box keeps working across Material's instant navigation (document$),
+ * following the locale of the current URL. No content string goes through innerHTML.
  */
 (() => {
   "use strict";
@@ -13,6 +16,11 @@
   const PAGE = 10;
   const SNIPPET = 240;
   const FILTERS = ["field", "seniority", "difficulty"];
+  // The same ranges as qbank/search.py: scripts written without spaces between words.
+  const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
+  const CJK_RUNS = new RegExp(`([${CJK}]+)`, "u");
+  const CJK_START = new RegExp(`^[${CJK}]`, "u");
+  const WORD = /[\p{L}\p{N}_]+/gu;
 
   // The site root, from Material's #__config base resolved against the first page loaded
   // (this script runs once; instant navigation keeps the header and this script).
@@ -20,7 +28,7 @@
   const base = configNode ? JSON.parse(configNode.textContent || "{}").base || "." : ".";
   const root = new URL(base.endsWith("/") ? base : `${base}/`, location.href);
 
-  const instances = new Map(); // locale → Promise of a Pagefind instance
+  const instances = new Map(); // locale → Promise of an Index
 
   function localeOf(settings) {
     const path = decodeURIComponent(location.pathname);
@@ -29,16 +37,150 @@
     return settings.locales.includes(first) ? first : settings.default;
   }
 
-  function pagefindFor(locale) {
+  async function json(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    return response.json();
+  }
+
+  function fold(text, locale) {
+    const turkic = /^(tr|az)/i.test(locale);
+    const dotted = turkic ? text.replace(/I/g, "ı").replace(/İ/g, "i") : text;
+    return dotted.normalize("NFC").toLowerCase();
+  }
+
+  // The part of a query word that must start an indexed word (a light stemmer).
+  function stem(word, locale) {
+    const chars = Array.from(word);
+    if (/^(tr|az)/i.test(locale)) return chars.slice(0, 5).join("");
+    if (/^en/i.test(locale)) {
+      const cut = word.match(/^(.{3,}?)(?:ing|ed|es|s|ly)$/u);
+      return cut ? cut[1] : word;
+    }
+    return word;
+  }
+
+  function bucket(term, buckets) {
+    let h = 0;
+    for (const char of term) h = (Math.imul(h, 31) + char.codePointAt(0)) >>> 0;
+    return h % buckets;
+  }
+
+  function hexName(key) {
+    return Array.from(key, (char) => char.codePointAt(0).toString(16)).join("-");
+  }
+
+  // The words of a query: [{key: terms file, terms: exact terms | prefix: a word start}].
+  function queryWords(query, locale, manifest) {
+    const words = [];
+    for (const word of fold(query, locale).match(WORD) || []) {
+      word.split(CJK_RUNS).forEach((run, number) => {
+        if (!run) return;
+        if (number % 2 && Array.from(run).length > 1) {
+          const chars = Array.from(run);
+          for (let i = 0; i + 1 < chars.length; i += 1) {
+            const pair = chars[i] + chars[i + 1];
+            words.push({ key: `~${bucket(pair, manifest.buckets)}`, exact: pair });
+          }
+        } else if (number % 2) {
+          words.push({ key: `~${bucket(run, manifest.buckets)}`, exact: run });
+        } else {
+          const start = stem(run, locale);
+          const key = Array.from(start).slice(0, manifest.prefix).join("");
+          if (Array.from(start).length < manifest.prefix) words.push({ key, exact: start });
+          else words.push({ key, prefix: start });
+        }
+      });
+    }
+    return words;
+  }
+
+  class Index {
+    constructor(locale, manifest) {
+      this.locale = locale;
+      this.manifest = manifest;
+      this.folder = new URL(`${locale}/api/search/`, root);
+      this.present = new Set(manifest.shards.split("\n"));
+      this.files = new Map();
+    }
+
+    file(path) {
+      if (!this.files.has(path)) {
+        const loading = json(new URL(path, this.folder));
+        loading.catch(() => this.files.delete(path));
+        this.files.set(path, loading);
+      }
+      return this.files.get(path);
+    }
+
+    // Questions of one query word: Map(question → 1 when the prompt holds it, else 0).
+    async matches(word) {
+      const found = new Map();
+      if (!this.present.has(word.key)) return found;
+      const shard = await this.file(`t/${hexName(word.key)}.json`);
+      for (const [term, deltas] of Object.entries(shard)) {
+        if (word.exact !== undefined ? term !== word.exact : !term.startsWith(word.prefix)) continue;
+        let code = 0;
+        for (const delta of deltas) {
+          code += delta;
+          const id = code >> 1;
+          found.set(id, Math.max(found.get(id) || 0, code & 1));
+        }
+      }
+      return found;
+    }
+
+    async allowed(filters) {
+      const names = Object.keys(filters);
+      if (!names.length) return null;
+      const table = await this.file("f.json");
+      let keep = null;
+      for (const name of names) {
+        const encoded = (table[name] || {})[filters[name]];
+        const bits = encoded ? Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)) : new Uint8Array(0);
+        keep = keep ? keep.map((byte, i) => byte & (bits[i] || 0)) : bits;
+      }
+      return keep;
+    }
+
+    // The same shape as Pagefind's API: {results: [{data: async () => ({url, meta})}]}.
+    async search(query, options) {
+      const filters = (options && options.filters) || {};
+      const words = query ? queryWords(query, this.locale, this.manifest) : [];
+      const [keep, ...found] = await Promise.all([
+        this.allowed(filters),
+        ...words.map((word) => this.matches(word)),
+      ]);
+      const total = this.manifest.docs;
+      let ids;
+      const score = new Map();
+      if (words.length) {
+        found.sort((a, b) => a.size - b.size);
+        ids = [...found[0].keys()].filter((id) => found.every((set) => set.has(id)));
+        for (const set of found) {
+          const weight = Math.log(1 + total / (1 + set.size));
+          for (const id of ids) score.set(id, (score.get(id) || 0) + weight * (1 + set.get(id)));
+        }
+      } else {
+        ids = Array.from({ length: total }, (_, i) => i);
+      }
+      if (keep) ids = ids.filter((id) => (keep[id >> 3] >> (id & 7)) & 1);
+      ids.sort((a, b) => (score.get(b) || 0) - (score.get(a) || 0) || a - b);
+      return { results: ids.map((id) => ({ id, data: () => this.document(id) })) };
+    }
+
+    async document(id) {
+      const chunk = await this.file(`d/${Math.floor(id / this.manifest.chunk)}.json`);
+      const [url, topic, prompt] = chunk[id % this.manifest.chunk];
+      return { url, meta: { url, topic, prompt } };
+    }
+  }
+
+  function indexFor(locale) {
     if (!instances.has(locale)) {
       const ready = (async () => {
-        const module = await import(new URL("pagefind/pagefind.js", root).href);
-        // Pagefind picks the language index from <html lang>; instant navigation does not
-        // update it, so align it with the page's locale first.
-        if (document.documentElement.lang !== locale) document.documentElement.lang = locale;
-        const instance = module.createInstance({ basePath: new URL("pagefind/", root).pathname });
-        await instance.init();
-        return instance;
+        const manifest = await json(new URL(`${locale}/api/search/index.json`, root));
+        return new Index(locale, manifest);
       })();
       ready.catch(() => instances.delete(locale));
       instances.set(locale, ready);
@@ -167,7 +309,7 @@
       this.panel.hidden = false;
       this.open.setAttribute("aria-expanded", "true");
       this.input.focus();
-      pagefindFor(this.locale).catch(() => {}); // start loading while the reader types
+      indexFor(this.locale).catch(() => {}); // start loading while the reader types
     }
 
     hide() {
@@ -205,8 +347,8 @@
       this.status.textContent = this.text.loading;
       let found;
       try {
-        const pagefind = await pagefindFor(this.locale);
-        found = await pagefind.search(query || null, { filters });
+        const index = await indexFor(this.locale);
+        found = await index.search(query || null, { filters });
       } catch (error) {
         if (token === this.token) this.status.textContent = this.text.unavailable;
         return;
@@ -224,7 +366,7 @@
       await this.page(token);
     }
 
-    // Load and show the next PAGE results (one fragment each).
+    // Load and show the next PAGE results (their documents files).
     async page(token) {
       const next = this.results.slice(this.shown, this.shown + PAGE);
       const data = await Promise.all(next.map((result) => result.data()));
@@ -233,8 +375,7 @@
       for (const item of data) {
         const meta = item.meta || {};
         const link = element("a", "qb-search__link");
-        // The question's own URL (its anchor on the topic page) travels as meta "url".
-        link.href = new URL((meta.url || item.url).replace(/^\//, ""), root).href;
+        link.href = new URL(item.url.replace(/^\//, ""), root).href;
         if (meta.topic) link.append(element("span", "qb-search__topic", meta.topic));
         link.append(marked(meta.prompt || meta.title || "", query));
         const entry = element("li", "qb-search__result");
