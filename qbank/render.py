@@ -265,7 +265,6 @@ class _Renderer:
             f'data-topic="{entry.field}/{entry.topic}"',
             f'data-file="{html.escape(entry.file)}"',
         ]
-        attributes.append('data-pagefind-ignore="all"' if copy else "data-pagefind-body")
         return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
 
     def questions(
@@ -550,31 +549,24 @@ def question_body(
     30,000 questions in three languages), where a template costs several times more.
     """
     q, e = entry.question, escape
-    out = [
-        f'<div class="qb-meta" data-pagefind-ignore data-pagefind-filter="field:{e(entry.field)}">'
-    ]
+    out = ['<div class="qb-meta">']
     if q.difficulty:
         out.append(
-            f'<span class="qb-badge qb-difficulty" data-difficulty="{q.difficulty}" '
-            f'data-pagefind-filter="difficulty:{q.difficulty}">{e(t["difficulty"])}: '
+            f'<span class="qb-badge qb-difficulty" data-difficulty="{q.difficulty}">'
+            f"{e(t['difficulty'])}: "
             f"{e(t['difficulty_levels'][q.difficulty])}</span>"
         )
     for key, name in level_names.items():
-        out.append(
-            f' <span class="qb-badge qb-level" data-level="{e(key)}" '
-            f'data-pagefind-filter="seniority:{e(key)}">{e(name)}</span>'
-        )
+        out.append(f' <span class="qb-badge qb-level" data-level="{e(key)}">{e(name)}</span>')
     out += [f' <span class="qb-tag">{e(tag)}</span>' for tag in q.tags]
     out.append("</div>\n")
     if stale:
         out.append(
-            f'<p class="qb-stale" data-pagefind-ignore>{e(t["stale_translation"])} '
+            f'<p class="qb-stale">{e(t["stale_translation"])} '
             f'<a href="{e(stale["url"])}" hreflang="{e(stale["locale"])}" '
             f'lang="{e(stale["locale"])}">{e(stale["name"])}</a></p>\n'
         )
-    out.append(
-        f'<div class="qb-prompt" data-pagefind-meta="prompt">\n{html_of["prompt"]}\n</div>\n'
-    )
+    out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
     if q.is_choice:
         out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
         out += [
@@ -585,16 +577,13 @@ def question_body(
         out.append("</ol>\n")
     if html_of["assesses"]:
         out.append(
-            f'<details class="qb-assesses"><summary data-pagefind-ignore>'
+            f'<details class="qb-assesses"><summary>'
             f"{e(t['what_it_assesses'])}</summary>\n{html_of['assesses']}\n</details>\n"
         )
-    out.append(
-        '<details class="qb-answer"><summary data-pagefind-ignore>'
-        f"{e(t['show_answer'])}</summary>\n"
-    )
+    out.append(f'<details class="qb-answer"><summary>{e(t["show_answer"])}</summary>\n')
     if q.is_choice:
         keys = ", ".join(f"<strong>{e(key)}</strong>" for key in q.answer or ())
-        out.append(f'<p class="qb-correct" data-pagefind-ignore>{e(t["answer"])}: {keys}</p>\n')
+        out.append(f'<p class="qb-correct">{e(t["answer"])}: {keys}</p>\n')
         if html_of["explanation"]:
             out.append(f'<div class="qb-explanation">\n{html_of["explanation"]}\n</div>\n')
     elif html_of["model_answer"]:
@@ -605,10 +594,7 @@ def question_body(
             if links["edit"]
             else ""
         )
-        out.append(
-            f'<p class="qb-no-model-answer" data-pagefind-ignore>{e(t["no_model_answer"])}'
-            f"{contribute}</p>\n"
-        )
+        out.append(f'<p class="qb-no-model-answer">{e(t["no_model_answer"])}{contribute}</p>\n')
     out.append(
         f'</details>\n<div class="qb-links">\n<a class="qb-permalink" '
         f'href="../{e(entry.topic)}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'

@@ -1,20 +1,22 @@
 # ruff: noqa: RUF001  (Turkish and Chinese interface text)
-"""Site search: a Pagefind index of the built site, one record per question, one index per locale.
+"""Site search: qbank's own static index, one per locale, one record per question.
 
-Pagefind would index whole pages; a topic page holds hundreds of questions, so a result would
-be a page and its fragment (what the browser downloads per result) would be the whole page.
-Instead every question of a locale becomes its own small HTML document, built straight from
-the bank (``question_record``: plain text, no markup to parse, so Pagefind's time stays low),
-with the URL of the question's anchor on its topic page (``/en/backend/indexing/#q-{id}``),
-its ``data-pagefind-filter`` values (field, seniority, difficulty) and ``data-pagefind-meta``
-(title, topic, prompt). Each language is indexed by its own Pagefind process (the extended
-binary segments Chinese; Turkish and English are stemmed), all at once and while MkDocs
-builds the pages; ``merge_indexes`` then puts the one-language bundles side by side.
+A topic page holds hundreds of questions, so a page-level index would answer with pages; here
+every question of a locale is a document built straight from the bank (``question_doc``):
+the words of its prompt, options, explanation and model answer, its filters (field,
+seniority, difficulty) and what the result list shows (URL of the question's anchor on its
+topic page, topic name, prompt). The answer line is never indexed, and a result shows the
+prompt only, so a result never gives away which option is right.
 
-Snippets: the answer block's explanation is indexed (a reader finds a question by words of
-its explanation), but the "Answer: b" line is not, and the search box shows the prompt
-(``meta.prompt``) as the snippet, never Pagefind's excerpt, so a result never shows which
-option is right.
+The index of a locale is a folder of small static files (``index_files``): terms files that
+map the words starting with the same three letters (or a bucket of Chinese, Japanese and
+Korean character pairs) to their questions, documents files of 32 questions, and one bitmap
+per filter value. ``assets/search.js`` downloads only what a query needs: the manifest, one
+terms file per query word and the documents of the results it shows. It matches words by
+prefix (Turkish by their first five letters, English after a plain suffix is cut) and CJK
+text by character pairs, so no segmenter or stemmer is needed at build time. Writing an index
+is plain Python over the bank, in each locale's build process; its bytes depend only on the
+bank.
 
 Under ``mkdocs serve`` a site folder is built again and again by one process:
 ``index_site_after_build`` indexes the first build at once, and on every rebuild puts the last
@@ -48,8 +50,6 @@ from qbank.render import question_texts, strings_for
 
 log = logging.getLogger(__name__)
 
-OUTPUT = "pagefind"
-"""The folder of the site that holds the index and pagefind.js."""
 # The search box's own interface text; locales missing here fall back to English.
 UI_STRINGS: dict[str, dict[str, str]] = {
     "en": {

@@ -81,13 +81,12 @@ def test_anchors_and_headings(site: Path) -> None:
     assert "When is a covering index worth its write cost?" in toc
 
 
-def test_copies_are_ignored_by_search_and_marked(site: Path) -> None:
+def test_copies_are_marked(site: Path) -> None:
     html = parse(site, "tr/ml-engineer/level-mid/index.html")
     copies = html.css("div.qb-q")
     assert copies
     for node in copies:
         assert "qb-copy" in (node.attributes.get("class") or "")
-        assert node.attributes.get("data-pagefind-ignore") == "all"
 
 
 def test_language_switcher_keeps_the_page(site: Path) -> None:

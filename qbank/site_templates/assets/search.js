@@ -143,7 +143,7 @@
       return keep;
     }
 
-    // The same shape as Pagefind's API: {results: [{data: async () => ({url, meta})}]}.
+    // Best first (ties in bank order): {results: [{id, data: async () => ({url, meta})}]}.
     async search(query, options) {
       const filters = (options && options.filters) || {};
       const words = query ? queryWords(query, this.locale, this.manifest) : [];
