@@ -198,7 +198,7 @@ def _check_all(
     default_locale = catalog.default_locale if catalog else _raw_default_locale(catalog_doc)
     checker = _QuestionChecker(root, catalog, default_locale, keep_entries=keep_entries)
     files = list(_question_files(root, catalog, problems))
-    with _gc_paused(), _SecondProcess(len(files) >= PARALLEL_FROM) as helper:
+    with _gc_paused(), _SecondProcess() as helper:
         checked = _check_files_cached(checker, files, cache, helper)
         for file_problems, _, _ in checked:
             problems += file_problems
@@ -249,12 +249,11 @@ class Found(NamedTuple):
 
 
 class _SecondProcess:
-    """One forked helper process for a large bank, shared by the file checks and the
-    near-duplicate join; ``pool`` is None for a small bank or where forking is not
-    possible, and everything then runs in this process."""
+    """One forked helper process, started by the first large piece of work (the file
+    checks or the near-duplicate join of a large bank) and shared by the later ones; where
+    forking is not possible, everything runs in this process."""
 
-    def __init__(self, wanted: bool) -> None:
-        self.wanted = wanted and _can_fork()
+    def __init__(self) -> None:
         self.pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> _SecondProcess:
@@ -266,9 +265,9 @@ class _SecondProcess:
             self.pool = None
 
     def start(self) -> ProcessPoolExecutor | None:
-        """The helper's pool, forked now (it inherits this process's module globals) if it
-        was not yet."""
-        if self.wanted and self.pool is None:
+        """The helper's pool (None where forking is not possible). A new pool forks the
+        helper at its first task, which then inherits this process's module globals."""
+        if self.pool is None and _can_fork():
             self.pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("fork")
             )
@@ -349,7 +348,7 @@ def _check_files(
     finish together however busy either core is.
     """
     global _shared_work
-    pool = helper.start() if files else None
+    pool = helper.start() if len(files) >= PARALLEL_FROM else None
     if pool is None:
         return [checker.check(*item) for item in files]
     next_chunk = multiprocessing.get_context("fork").Value("q", 0)
