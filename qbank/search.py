@@ -39,7 +39,7 @@ import shutil
 import tempfile
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,8 +135,10 @@ hash: they are only ever looked up whole)."""
 
 _TAG = re.compile(r"<[^>]+>")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_WORD = re.compile(r"\w+")
 _CJK_RUNS = re.compile(f"([{_CJK}]+)")
+# A run of CJK characters, or of other word characters: the pieces of a ``\w+`` word.
+_PIECES = re.compile(f"[{_CJK}]+|[^\\W{_CJK}]+")
+_ANY_CJK = re.compile(f"[{_CJK}][{_CJK}]")
 
 
 def _plain(fragment: str) -> str:
@@ -155,15 +157,15 @@ def terms(text: str, locale: str) -> set[str]:
     """The index terms of a text: its words, folded; Chinese, Japanese and Korean runs (no
     spaces between words) as their character pairs (a lone character as itself), so a query
     word is found inside an unsegmented sentence. ``search.js`` cuts queries the same way."""
+    pieces = _PIECES.findall(fold(text, locale))
+    if not _ANY_CJK.search(text):  # no pair to cut: every piece is a term
+        return set(pieces)
     found: set[str] = set()
-    for word in _WORD.findall(fold(text, locale)):
-        for number, run in enumerate(_CJK_RUNS.split(word)):
-            if not run:
-                continue
-            if number % 2 and len(run) > 1:  # a CJK run
-                found.update(run[i : i + 2] for i in range(len(run) - 1))
-            else:
-                found.add(run)
+    for piece in pieces:
+        if len(piece) > 1 and _CJK_RUNS.match(piece):
+            found.update(piece[i : i + 2] for i in range(len(piece) - 1))
+        else:
+            found.add(piece)
     return found
 
 
@@ -229,14 +231,21 @@ def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
     )
 
 
+def iter_docs(
+    bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+) -> Iterator[SearchDoc]:
+    """One document per question of ``bank`` in ``locale``, in bank order, made as they are
+    consumed (an index of 30,000 questions never holds all their term sets at once);
+    ``topic_url(locale, entry)`` is the site-root URL of the entry's topic page
+    (``/en/backend/indexing/``)."""
+    for entry in bank.entries:
+        if locale in entry.locales:
+            yield question_doc(bank, entry, locale, topic_url(locale, entry))
+
+
 def bank_docs(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[SearchDoc]:
-    """One document per question of ``bank`` in ``locale``, in bank order; ``topic_url(locale,
-    entry)`` is the site-root URL of the entry's topic page (``/en/backend/indexing/``)."""
-    return [
-        question_doc(bank, entry, locale, topic_url(locale, entry))
-        for entry in bank.entries
-        if locale in entry.locales
-    ]
+    """``iter_docs`` as a list."""
+    return list(iter_docs(bank, locale, topic_url))
 
 
 # -- the index -----------------------------------------------------------------------------------
@@ -274,8 +283,8 @@ def _bitmap(ids: list[int], size: int) -> str:
     return base64.b64encode(bytes(bits)).decode("ascii")
 
 
-def index_files(docs: list[SearchDoc]) -> dict[str, bytes]:
-    """A locale's index as files, by path relative to its folder.
+def index_files(docs: Iterable[SearchDoc]) -> Iterator[tuple[str, bytes]]:
+    """A locale's index as files (path relative to its folder, bytes), one at a time.
 
     - ``index.json``: format, number of questions, chunk size, prefix length, number of CJK
       buckets and the list of terms files;
@@ -289,54 +298,66 @@ def index_files(docs: list[SearchDoc]) -> dict[str, bytes]:
     results it shows; the bytes are the same for the same bank (sorted everywhere).
     """
     postings: dict[str, list[int]] = {}
+    shown: list[list[str]] = []  # url, topic, prompt
+    by_filter: dict[str, dict[str, list[int]]] = {}
     for number, doc in enumerate(docs):
         for term in doc.prompt_terms:
             postings.setdefault(term, []).append(number * 2 + 1)
         for term in doc.other_terms:
             postings.setdefault(term, []).append(number * 2)
-    cjk = sum(len(values) for term, values in postings.items() if is_cjk(term))
-    buckets = max(1, cjk // BUCKET_POSTINGS)
-    shards: dict[str, dict[str, list[int]]] = {}
-    for term in sorted(postings):
-        values = postings[term]  # ascending: documents were added in order
-        shards.setdefault(shard_key(term, buckets), {})[term] = [values[0]] + [
-            b - a for a, b in itertools.pairwise(values)
-        ]
-    files = {f"t/{shard_name(key)}.json": _json(shard) for key, shard in shards.items()}
-    for start in range(0, len(docs), CHUNK):
-        chunk = [[d.url, d.topic, d.prompt] for d in docs[start : start + CHUNK]]
-        files[f"d/{start // CHUNK}.json"] = _json(chunk)
-    by_filter: dict[str, dict[str, list[int]]] = {}
-    for number, doc in enumerate(docs):
+        shown.append([doc.url, doc.topic, doc.prompt])
         for name, value in doc.filters:
             by_filter.setdefault(name, {}).setdefault(value, []).append(number)
-    files["f.json"] = _json(
-        {
-            name: {value: _bitmap(ids, len(docs)) for value, ids in sorted(values.items())}
-            for name, values in sorted(by_filter.items())
-        }
+    cjk = sum(len(values) for term, values in postings.items() if is_cjk(term))
+    buckets = max(1, cjk // BUCKET_POSTINGS)
+    shards: dict[str, list[str]] = {}
+    for term in postings:
+        key = f"~{bucket(term, buckets)}" if term[0] >= "\u3040" and is_cjk(term) else term[:PREFIX]
+        shards.setdefault(key, []).append(term)
+    for key in sorted(shards):
+        shard = {}
+        for term in sorted(shards[key]):
+            values = postings.pop(term)  # ascending: documents were added in order
+            shard[term] = (
+                values
+                if len(values) == 1
+                else [values[0], *(b - a for a, b in itertools.pairwise(values))]
+            )
+        yield f"t/{shard_name(key)}.json", _json(shard)
+    for start in range(0, len(shown), CHUNK):
+        yield f"d/{start // CHUNK}.json", _json(shown[start : start + CHUNK])
+    yield (
+        "f.json",
+        _json(
+            {
+                name: {value: _bitmap(ids, len(shown)) for value, ids in sorted(values.items())}
+                for name, values in sorted(by_filter.items())
+            }
+        ),
     )
-    files["index.json"] = _json(
-        {
-            "format": FORMAT,
-            "docs": len(docs),
-            "chunk": CHUNK,
-            "prefix": PREFIX,
-            "buckets": buckets,
-            "shards": "\n".join(sorted(shards)),
-        }
+    yield (
+        "index.json",
+        _json(
+            {
+                "format": FORMAT,
+                "docs": len(shown),
+                "chunk": CHUNK,
+                "prefix": PREFIX,
+                "buckets": buckets,
+                "shards": "\n".join(sorted(shards)),
+            }
+        ),
     )
-    return files
 
 
-def write_index(docs: list[SearchDoc], output: Path) -> None:
+def write_index(docs: Iterable[SearchDoc], output: Path) -> None:
     """Write a locale's index into the folder ``output`` (replaced)."""
     try:
         if output.exists():
             shutil.rmtree(output)
         for folder in ("t", "d"):
             (output / folder).mkdir(parents=True)
-        for path, data in index_files(docs).items():
+        for path, data in index_files(docs):
             (output / path).write_bytes(data)
     except OSError as error:
         raise SearchIndexError(
