@@ -1128,7 +1128,7 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
     has (they come first)."""
     import numpy as np
 
-    by_value = np.argsort(flat)
+    by_value = np.argsort(flat, kind="stable")  # much faster than the default here
     values = flat[by_value]
     new_value = np.empty(len(values), dtype=bool)
     new_value[0] = True
