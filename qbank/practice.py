@@ -8,7 +8,7 @@ caller's Markdown renderer (``qbank.markup``), so this module stays pure: no MkD
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from qbank.bank import Bank, Entry
@@ -68,22 +68,30 @@ def practice_files(
     nothing matches), so the page never fetches a missing file. Output is deterministic.
     ``locales`` limits the files to those locales (empty: every locale).
     """
-    files: dict[str, bytes] = {}
-    cache: dict[tuple[str, str], dict[str, Any]] = {}
+    return dict(iter_practice_files(bank, question_html, permalink, locales))
+
+
+def iter_practice_files(
+    bank: Bank,
+    question_html: QuestionHtml,
+    permalink: Permalink = topic_permalink,
+    locales: tuple[str, ...] = (),
+) -> Iterator[tuple[str, bytes]]:
+    """``practice_files`` one file at a time (a field's questions in memory at most)."""
     for locale in bank.catalog.locales:
         if locales and locale not in locales:
             continue
         for field in bank.catalog.fields:
             entries = [e for e in bank.field_entries(field) if locale in e.locales]
+            cache: dict[str, dict[str, Any]] = {}
             for seniority in bank.catalog.seniorities:
                 questions = []
                 for entry in entries:
                     if seniority not in entry.seniorities:
                         continue
-                    key = (entry.id, locale)
-                    if key not in cache:
-                        cache[key] = practice_question(entry, locale, question_html, permalink)
-                    questions.append(cache[key])
+                    if entry.id not in cache:
+                        cache[entry.id] = practice_question(entry, locale, question_html, permalink)
+                    questions.append(cache[entry.id])
                 payload = {
                     "locale": locale,
                     "field": field,
@@ -91,5 +99,4 @@ def practice_files(
                     "questions": questions,
                 }
                 text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-                files[practice_path(locale, field, seniority)] = text.encode("utf-8")
-    return files
+                yield practice_path(locale, field, seniority), text.encode("utf-8")

@@ -21,9 +21,9 @@ import html
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -34,7 +34,7 @@ from markupsafe import escape as _escape
 
 from qbank import practice
 from qbank.bank import CATALOG_FILE, Bank, Entry
-from qbank.exporters.bank_json import bank_json
+from qbank.exporters.bank_json import bank_json, question_json
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
@@ -62,16 +62,28 @@ class RenderOptions:
     # swaps the HTML in after Markdown (which never parses any of it) and adds the headings
     # to the page's table of contents.
     placeholders: bool = False
+    # The practice and JSON API files are left to ``RenderedSite.deferred``: a publisher
+    # writes them one at a time (a bank of 30,000 questions holds ~170 MB of them a locale).
+    defer_files: bool = False
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One question as a page shows it: its heading (level, anchor id, plain title) and HTML."""
+    """One question as a page shows it: its heading (level, anchor id, plain title) and, made
+    when asked for, its HTML (a build of 30,000 questions never holds every page's HTML)."""
 
     level: int
     anchor: str
     title: str
-    html: str
+    entry: Entry
+    locale: str
+    copy: bool
+    make: Callable[..., str] = field(compare=False, repr=False)
+
+    @property
+    def html(self) -> str:
+        """The question's full HTML (``_Renderer.question_html``)."""
+        return self.make(self.entry, self.locale, copy=self.copy)
 
 
 @dataclass
@@ -83,6 +95,10 @@ class RenderedSite:
     nav: dict[str, list[Any]] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # locale → site title
     blocks: list[tuple[Slot, ...]] = field(default_factory=list)  # runs by placeholder number
+    # With ``RenderOptions.defer_files``: per locale, a producer of (path, chunks of bytes).
+    deferred: dict[str, Callable[[], Iterator[tuple[str, Iterable[bytes]]]]] = field(
+        default_factory=dict
+    )
 
 
 PLACEHOLDER = "qbank:question:{}:end"
@@ -166,7 +182,10 @@ class _Renderer:
         self.locales = tuple(
             loc for loc in self.catalog.locales if not options.locales or loc in options.locales
         )
-        self._bodies = (cache or BodyCache()).start(bank, options)
+        # Bodies are kept only for a caller that keeps them (``mkdocs serve``); a build
+        # makes each when its page is written and lets it go.
+        self._keep = cache is not None
+        self._bodies = cache.start(bank, options) if cache is not None else {}
         self._html: dict[tuple[str, str], str] = {}
         self._check_reserved()
 
@@ -233,7 +252,8 @@ class _Renderer:
             self.links(entry, locale),
             self.stale_note(entry, locale),
         )
-        self._bodies[key] = (entry, result)
+        if self._keep:
+            self._bodies[key] = (entry, result)
         return result
 
     def stale_note(self, entry: Entry, locale: str) -> dict[str, str] | None:
@@ -285,7 +305,10 @@ class _Renderer:
                     level,
                     f"h-{e.id}",
                     plain_text(e.question.prompt[locale]) or e.slug,
-                    self.question_html(e, locale, copy=copy),
+                    e,
+                    locale,
+                    copy,
+                    self.question_html,
                 )
                 for e in entries
             )
@@ -312,6 +335,8 @@ class _Renderer:
         for entry in self.bank.entries:
             self.images(site, entry)
         self.practice_files(site)
+        if not self._keep:
+            self._html.clear()  # question runs convert their texts again when written
         return site
 
     def images(self, site: RenderedSite, entry: Entry) -> None:
@@ -326,20 +351,36 @@ class _Renderer:
 
     def practice_files(self, site: RenderedSite) -> None:
         """The mock interview's JSON and the bank's JSON API (``<locale>/api/bank.json``)."""
-        site.files.update(
-            practice.practice_files(
-                self.bank,
-                lambda md, e: self.html(md, image_prefix(e)),
-                locales=self.locales,
-            )
-        )
         for locale in self.locales:
-            data = bank_json(
-                self.bank, locale, html=lambda md, e: self.html(md, image_prefix(e, depth=2))
-            )
-            site.files[f"{locale}/api/bank.json"] = json.dumps(
-                data, ensure_ascii=False, separators=(",", ":")
-            ).encode()
+            if self.options.defer_files:
+                site.deferred[locale] = partial(self.data_files, locale)
+            else:
+                for path, chunks in self.data_files(locale):
+                    site.files[path] = b"".join(chunks)
+
+    def data_files(self, locale: str) -> Iterator[tuple[str, Iterable[bytes]]]:
+        """A locale's practice files and ``bank.json``, one at a time, the latter in chunks."""
+        for path, data in practice.iter_practice_files(
+            self.bank, lambda md, e: self.html(md, image_prefix(e)), locales=(locale,)
+        ):
+            yield path, (data,)
+        head = bank_json(self.bank, locale, questions=False)
+        yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
+
+    def _bank_json_chunks(self, head: dict[str, Any], locale: str) -> Iterator[bytes]:
+        """``bank.json`` as ``json.dumps`` of the whole document would write it, a question
+        at a time ("questions" is its last key)."""
+        html = lambda md, e: self.html(md, image_prefix(e, depth=2))  # noqa: E731
+        yield json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1].encode()
+        yield b',"questions":['
+        first = True
+        for entry in self.bank.entries:
+            if locale in entry.locales:
+                data = question_json(entry, locale, html)
+                text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+                yield (text if first else "," + text).encode()
+                first = False
+        yield b"]}"
 
     def html(self, text: str, prefix: str) -> str:
         """``to_html`` of a question text, converted once per render for every page and file

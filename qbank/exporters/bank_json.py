@@ -59,11 +59,14 @@ def question_json(entry: Entry, locale: str, html: QuestionHtml = content_html) 
     }
 
 
-def bank_json(bank: Bank, locale: str, html: QuestionHtml = content_html) -> dict[str, Any]:
+def bank_json(
+    bank: Bank, locale: str, html: QuestionHtml = content_html, *, questions: bool = True
+) -> dict[str, Any]:
     """The whole bank in ``locale`` as a JSON-ready dict (see the module docstring).
 
     ``html(markdown, entry)`` converts a text; the site passes one that fixes image paths for
-    the page the JSON is served from."""
+    the page the JSON is served from. ``questions=False`` leaves out the last key,
+    "questions", for a writer that streams them."""
     catalog = bank.catalog
     fields = []
     for field_key, field_ in catalog.fields.items():
@@ -97,7 +100,15 @@ def bank_json(bank: Bank, locale: str, html: QuestionHtml = content_html) -> dic
             for key, names in catalog.seniorities.items()
         ],
         "fields": fields,
-        "questions": [question_json(e, locale, html) for e in bank.entries if locale in e.locales],
+        **(
+            {
+                "questions": [
+                    question_json(e, locale, html) for e in bank.entries if locale in e.locales
+                ]
+            }
+            if questions
+            else {}
+        ),
     }
 
 
