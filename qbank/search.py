@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from qbank.bank import Bank, Entry
-from qbank.markup import to_html
+from qbank.markup import prose_html, to_html
 from qbank.render import question_texts, strings_for
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,13 @@ def _plain(fragment: str) -> str:
     return " ".join(html.unescape(_TAG.sub(" ", fragment)).split())
 
 
+def _text(markdown: str) -> str:
+    """The plain text of a question text (plain prose is its own text)."""
+    if prose_html(markdown) is not None:
+        return " ".join(markdown.split())
+    return _plain(to_html(markdown))
+
+
 def fold(text: str, locale: str) -> str:
     """Lower case as the search box folds a query (Turkish dotted and dotless i kept apart)."""
     if locale.lower().startswith(("tr", "az")):
@@ -215,11 +222,9 @@ def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
     filters = [("field", entry.field), *(("seniority", s) for s in entry.seniorities)]
     if q.difficulty:
         filters.append(("difficulty", str(q.difficulty)))
-    texts = [_plain(to_html(text[locale])) for text in question_texts(entry) if locale in text]
+    texts = [_text(text[locale]) for text in question_texts(entry) if locale in text]
     prompt_terms = terms(texts[0], locale)
-    other: set[str] = set()
-    for text in texts[1:]:
-        other |= terms(text, locale)
+    other = terms(" ".join(texts[1:]), locale)
     snippet = texts[0] if len(texts[0]) <= SNIPPET else texts[0][:SNIPPET].rstrip() + "…"
     return SearchDoc(
         f"{url}#q-{entry.id}",
