@@ -132,7 +132,9 @@ def build(work: Path, questions: int, reuse: bool) -> tuple[Path, float]:
     }
     (work / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=work, check=True)
+    quiet = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q"]
+    subprocess.run(mkdocs, cwd=work, env=quiet, check=True)
     return site, time.perf_counter() - started
 
 
