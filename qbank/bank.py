@@ -874,7 +874,9 @@ def _texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:
         yield ("options", key), texts
 
 
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_NON_CJK_WORD = re.compile(f"[^\\W_{_CJK}]+")  # words, with Chinese or Japanese between
 _WORD = re.compile(r"[^\W_]+")  # letters and digits
 _WORD_OR_UNDERSCORE = re.compile(r"\w+")  # the same where there is no underscore, faster
 _ASCII_GAPS = {c: " " for c in range(128) if not chr(c).isalnum()}  # what _WORD skips, in ASCII
@@ -901,7 +903,7 @@ def prompt_tokens(norm: str) -> frozenset[str]:
             tokens.add(run)
         else:
             tokens.update(map(operator.add, run, run[1:]))
-    tokens.update(_WORD.findall(_CJK_RUN.sub(" ", norm) if tokens else norm))
+    tokens.update(_NON_CJK_WORD.findall(norm))
     return frozenset(tokens)
 
 
