@@ -738,7 +738,7 @@ class _QuestionChecker:
                                 at_value=True,
                             )
                         )
-            if text_key == ("prompt",):
+            if text_key == ("prompt",) or texts.keys() == prompt_locales:
                 continue
             missing = [loc for loc in self.locales if loc in prompt_locales and loc not in texts]
             extra = [loc for loc in texts if loc not in prompt_locales and loc in self.locales]
