@@ -113,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"(b) CSafeLoader parse  median wall {p_wall:7.2f} s  cpu {p_cpu:7.2f} s", end="")
         print(f"  peak {p_rss:7.1f} MiB")
         print(f"ratio (a)/(b): wall {v_wall / p_wall:.2f} (goal <= 1.5), cpu {v_cpu / p_cpu:.2f}")
+        # Each validate run and the parse run right after it saw about the same load.
+        pairs = [v[0] / p[0] for v, p in zip(results["validate"], results["parse"], strict=True)]
+        print("wall ratio of each run: " + ", ".join(f"{r:.2f}" for r in pairs))
         load = os.getloadavg()
         print(f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     return 0
