@@ -1,7 +1,7 @@
 """Build bench: qbank against plain Material and mkdocs-quiz on the same synthetic bank.
 
     python bench/run.py [--questions 3000] [--runs 3] [--work /tmp/qbank-bench]
-        [--skip-quiz] [--skip-serve] [--search-bench]
+        [--skip-quiz] [--skip-serve] [--search-bench] [--serve-only]
 
 (`make bench` runs it with the defaults.) In one run, on one bank written by
 ``bench/make_bank.py`` (three locales), it measures wall time and peak memory (the summed
@@ -335,6 +335,15 @@ def edit_preview(project: Path, content: Path, edits: int) -> list[float]:
     return times
 
 
+def print_edit_preview(times: list[float]) -> None:
+    """Print the median and every edit → preview time."""
+    print(
+        "  edit → preview under mkdocs serve: median "
+        f"{statistics.median(times):.2f} s ({', '.join(f'{t:.2f}' for t in times)})",
+        flush=True,
+    )
+
+
 # -- main --------------------------------------------------------------------------------------
 
 
@@ -351,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-quiz", action="store_true", help="leave out mkdocs-quiz (e)")
     parser.add_argument("--skip-serve", action="store_true", help="leave out edit → preview")
     parser.add_argument("--edits", type=int, default=3, help="edits timed under mkdocs serve")
+    parser.add_argument(
+        "--serve-only", action="store_true", help="time only edit → preview (no builds)"
+    )
     parser.add_argument("--search-bench", action="store_true", help="also run bench_search.py")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
@@ -370,6 +382,11 @@ def main(argv: list[str] | None = None) -> int:
         stamp.write_text("ok")
     print(f"bank: {args.questions} questions in en, tr, zh ({content}); runs: {args.runs}")
     figures: dict[str, Any] = {"questions": args.questions, "runs": args.runs}
+    if args.serve_only:
+        project = work / f"qbank-{args.questions}"
+        write_qbank(content, project)
+        print_edit_preview(edit_preview(project, content, args.edits))
+        return 0
 
     figures["validate"] = median_of(
         args.runs, lambda _: measure([str(BIN / "qbank"), "validate", str(content)], work)
@@ -451,12 +468,8 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     if not args.skip_serve:
-        times = edit_preview(project, content, args.edits)
-        figures["edit_preview"] = times
-        print(
-            "  edit → preview under mkdocs serve: median "
-            f"{statistics.median(times):.2f} s ({', '.join(f'{t:.2f}' for t in times)})"
-        )
+        figures["edit_preview"] = edit_preview(project, content, args.edits)
+        print_edit_preview(figures["edit_preview"])
     if args.search_bench:
         out = work / "search.json"
         subprocess.run(

@@ -1,0 +1,229 @@
+# ruff: noqa: RUF001  (Turkish and Chinese test content)
+"""``mkdocs serve`` rebuilds only what changed, and never serves a stale page.
+
+Each test runs a real ``mkdocs serve`` of the small bank in a subprocess; its temporary
+folder (the served site) is found under the test's own ``TMPDIR``. A rebuild is over when the
+plugin logs how it published it ("qbank: full rebuild" / "qbank: rebuilt what changed").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from sitebuild import CATALOG, write_serve_config, write_small_bank
+from test_serve import TIMEOUT, fetch, free_port, wait_for
+
+EDITED = "backend/indexing/covering-index.yaml"  # a senior question of backend/indexing
+ZEBRA_PROMPT = {
+    "en": "Zebracorn: when is a covering index worth its write cost?",
+    "tr": "Kapsayan indeks yazma maliyetine ne zaman değer?",
+    "zh": "覆盖索引何时值得其写入成本？",
+}
+PUBLISHED = ("qbank: full rebuild", "qbank: rebuilt what changed")
+
+
+@dataclass
+class Served:
+    """A running ``mkdocs serve`` of the small bank."""
+
+    port: int
+    content: Path
+    project: Path
+    log: Path
+    server: subprocess.Popen[bytes]
+
+    def text(self) -> str:
+        return self.log.read_text("utf-8", errors="replace")
+
+    def builds(self) -> int:
+        """How many builds the plugin has published so far."""
+        text = self.text()
+        return sum(text.count(marker) for marker in PUBLISHED)
+
+    def wait_log(self, text: str, after: int = 0) -> None:
+        """Wait until ``text`` shows in the log after its first ``after`` characters."""
+        deadline = time.monotonic() + TIMEOUT
+        while text not in self.text()[after:]:
+            assert self.server.poll() is None, "mkdocs serve exited:\n" + self.text()
+            assert time.monotonic() < deadline, f"the log never showed {text!r}:\n" + self.text()
+            time.sleep(0.2)
+
+    def wait_builds(self, count: int) -> str:
+        """Wait for the ``count``-th published build; return the log line that reported it."""
+        deadline = time.monotonic() + TIMEOUT
+        while self.builds() < count:
+            assert self.server.poll() is None, "mkdocs serve exited:\n" + self.text()
+            assert time.monotonic() < deadline, "no rebuild was published:\n" + self.text()
+            time.sleep(0.2)
+        lines = [line for line in self.text().splitlines() if any(m in line for m in PUBLISHED)]
+        return lines[count - 1]
+
+    def site(self) -> Path:
+        """The folder ``mkdocs serve`` serves (its temporary ``site_dir``)."""
+        (folder,) = (self.project / "tmp").glob("mkdocs_*")
+        return folder
+
+    def get(self, path: str) -> str | None:
+        return fetch(self.port, path)
+
+    def wait_page(self, path: str, text: str) -> str:
+        return wait_for(self.port, path, text, self.server)
+
+    def write_question(self, relative: str, edit: dict[str, object]) -> None:
+        path = self.content / relative
+        data = yaml.safe_load(path.read_text("utf-8"))
+        data.update(edit)
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    content = write_small_bank(tmp_path / "content")
+    write_serve_config(tmp_path)
+    (tmp_path / "tmp").mkdir()
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=tmp_path,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(tmp_path / "tmp")},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    running = Served(port, content, tmp_path, log, server)
+    try:
+        running.wait_builds(1)
+        running.wait_page("/en/backend/indexing/", "qb-q")
+        yield running
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def stamps(site: Path) -> dict[str, tuple[int, int]]:
+    """Inode and modification time of every HTML page of the served site."""
+    return {
+        p.relative_to(site).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in site.rglob("*.html")
+    }
+
+
+def pages(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html")}
+
+
+def test_an_edit_rebuilds_only_its_pages_and_matches_a_full_rebuild(served: Served) -> None:
+    site = served.site()
+    before = stamps(site)
+    assert "en/ml-engineer/throughput/index.html" in before
+    served.write_question(EDITED, {"prompt": ZEBRA_PROMPT})
+    assert "rebuilt what changed" in served.wait_builds(2)
+    served.wait_page("/en/backend/indexing/", "Zebracorn")
+    served.wait_page("/en/backend/level-senior/", "Zebracorn")
+    after = stamps(site)
+    changed = {path for path in before if after.get(path) != before[path]}
+    # The question's topic and level pages in English were rebuilt...
+    assert {"en/backend/indexing/index.html", "en/backend/level-senior/index.html"} <= changed
+    # ...and no page that does not show it (other topics, other locales' unchanged pages).
+    for path in (
+        "en/ml-engineer/throughput/index.html",
+        "en/ml-engineer/numerics/index.html",
+        "en/ml-engineer/level-junior/index.html",
+        "en/index.html",
+        "tr/ml-engineer/numerics/index.html",
+        "zh/ml-engineer/throughput/index.html",
+    ):
+        assert path not in changed, f"{path} was rebuilt though nothing it shows changed"
+    assert set(after) == set(before)
+
+    # What the partial rebuild serves is exactly what a full rebuild makes: a change to
+    # mkdocs.yml rebuilds every page.
+    partial = pages(site)
+    config = served.project / "mkdocs.yml"
+    config.write_text(config.read_text("utf-8") + "# touched\n", "utf-8")
+    assert "full rebuild" in served.wait_builds(3)
+    full = pages(site)
+    assert sorted(full) == sorted(partial)
+    differing = [path for path in full if full[path] != partial[path]]
+    assert not differing, f"the partial rebuild served other bytes than a full one: {differing}"
+
+
+def test_catalog_and_removals_leave_no_stale_page(served: Served) -> None:
+    site = served.site()
+    before = stamps(site)
+    # A name changed in the catalog (it shows in the navigation): every page is rebuilt.
+    catalog = served.content / "catalog.yaml"
+    catalog.write_text(CATALOG.replace("name: {en: Throughput,", "name: {en: Quokkaput,"), "utf-8")
+    assert "full rebuild" in served.wait_builds(2)
+    served.wait_page("/en/ml-engineer/throughput/", "Quokkaput")
+    after = stamps(site)
+    assert [path for path in before if after.get(path) == before[path]] == []
+
+    # A removed question leaves its topic page, its level page and the practice data.
+    removed_id = "01a05d13-8d21-739a-baa2-7dab67be4007"  # composite-order: mid, backend
+    assert removed_id in served.wait_page("/en/backend/level-mid/", removed_id)
+    (served.content / "backend/indexing/composite-order.yaml").unlink()
+    served.wait_builds(3)
+    for page in ("/en/backend/indexing/", "/en/backend/level-mid/", "/tr/backend/indexing/"):
+        body = served.get(page)
+        assert body is not None
+        assert removed_id not in body, f"{page} still shows it"
+    practice_data = [p for p in site.rglob("*.json") if "backend" in p.as_posix()]
+    assert practice_data, "no practice data for backend"
+    for data in practice_data:
+        assert removed_id not in data.read_text("utf-8"), f"{data} still holds it"
+
+    # A topic gone from the catalog (with its questions): its pages are no longer served.
+    assert served.get("/en/ml-engineer/numerics/") is not None
+    catalog.write_text(
+        CATALOG.replace("name: {en: Throughput,", "name: {en: Quokkaput,").replace(
+            "          numerics:\n            name: {en: Numerics, tr: Sayısal, zh: 数值}\n", ""
+        ),
+        "utf-8",
+    )
+    for path in (served.content / "ml-engineer/numerics").iterdir():
+        path.unlink()
+    assert "full rebuild" in served.wait_builds(4)
+    for locale in ("en", "tr", "zh"):
+        assert served.get(f"/{locale}/ml-engineer/numerics/") is None
+        assert not (site / locale / "ml-engineer/numerics/index.html").exists()
+    assert served.get("/en/ml-engineer/throughput/") is not None
+
+
+def test_a_bad_edit_reports_and_keeps_the_previous_site(served: Served) -> None:
+    site = served.site()
+    before = stamps(site)
+    topic_page = site / "en/backend/indexing/index.html"
+    page_before = topic_page.read_bytes()
+    path = served.content / EDITED
+    good = path.read_text("utf-8")
+    at = len(served.text())
+    path.write_text(good.replace("prompt:", "prompt: [unclosed\n  x:", 1), "utf-8")
+    served.wait_log("the last good pages stay served", after=at)
+    # The problem is reported with its file (no traceback) and the server does not stall:
+    # the rebuild is published, with every page skipped.
+    assert "covering-index.yaml" in served.text()[at:]
+    assert "Traceback" not in served.text()[at:]
+    assert "rebuilt what changed" in served.wait_builds(2)
+    body = served.get("/en/backend/indexing/")
+    assert body is not None
+    assert "When is a covering index worth its write cost?" in body
+    assert topic_page.read_bytes() == page_before
+    after = stamps(site)
+    assert {p: s for p, s in after.items() if p != "404.html"} == {
+        p: s for p, s in before.items() if p != "404.html"
+    }
+    # Fixing the file publishes the fix.
+    fixed = {**yaml.safe_load(good), "prompt": ZEBRA_PROMPT}
+    path.write_text(yaml.safe_dump(fixed, allow_unicode=True, sort_keys=False), "utf-8")
+    served.wait_builds(3)
+    served.wait_page("/en/backend/indexing/", "Zebracorn")
