@@ -38,6 +38,7 @@ import re
 import shutil
 import tempfile
 import threading
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -302,14 +303,21 @@ def index_files(docs: Iterable[SearchDoc]) -> Iterator[tuple[str, bytes]]:
     A query downloads the manifest, one terms file per query word and the chunks of the
     results it shows; the bytes are the same for the same bank (sorted everywhere).
     """
-    postings: dict[str, list[int]] = {}
+    # Postings as 32-bit arrays: a 30,000-question locale has ~4 million of them.
+    postings: dict[str, array[int]] = {}
     shown: list[list[str]] = []  # url, topic, prompt
     by_filter: dict[str, dict[str, list[int]]] = {}
     for number, doc in enumerate(docs):
         for term in doc.prompt_terms:
-            postings.setdefault(term, []).append(number * 2 + 1)
+            found = postings.get(term)
+            if found is None:
+                postings[term] = found = array("i")
+            found.append(number * 2 + 1)
         for term in doc.other_terms:
-            postings.setdefault(term, []).append(number * 2)
+            found = postings.get(term)
+            if found is None:
+                postings[term] = found = array("i")
+            found.append(number * 2)
         shown.append([doc.url, doc.topic, doc.prompt])
         for name, value in doc.filters:
             by_filter.setdefault(name, {}).setdefault(value, []).append(number)
@@ -324,7 +332,7 @@ def index_files(docs: Iterable[SearchDoc]) -> Iterator[tuple[str, bytes]]:
         for term in sorted(shards[key]):
             values = postings.pop(term)  # ascending: documents were added in order
             shard[term] = (
-                values
+                [values[0]]
                 if len(values) == 1
                 else [values[0], *(b - a for a, b in itertools.pairwise(values))]
             )
