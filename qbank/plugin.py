@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import html
+import json
 import logging
 import os
 import re
@@ -22,7 +24,7 @@ import signal
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape as html_escape
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,7 @@ from qbank.search import (
     SearchIndexError,
     bank_docs,
     index_site_after_build,
+    iter_docs,
     search_settings,
     write_index,
 )
@@ -158,6 +161,73 @@ def _escaped_nav(nav: Any) -> Any:
     return nav
 
 
+_PLACEHOLDER_NUMBER = re.compile(re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)"))
+_MISSING = object()
+
+
+@dataclass
+class _ServeState:
+    """What ``mkdocs serve`` keeps across rebuilds so that a rebuild writes only what changed.
+
+    The served folder (MkDocs' temporary ``site_dir``) is never cleaned: every build writes
+    into a private staging folder, and only a build that succeeded moves its files in.
+    """
+
+    served: Path | None = None  # the folder the LiveReloadServer serves
+    staging: Path | None = None  # this build's output, moved into ``served`` at its end
+    whole: Any = None  # the global signature of the last published build
+    shared: _Shared | None = None  # the bank and pages of the last published build
+    built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
+    published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
+    # This build: rebuild everything?, the signatures it saw, the files it skipped.
+    full: bool = True
+    next_whole: Any = None
+    next_built: dict[str, Any] = field(default_factory=dict)
+    skipped: set[str] = field(default_factory=set)
+
+    def discard(self) -> None:
+        """Forget the build in progress (it failed): the served folder stays as it was."""
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
+        self.next_whole, self.next_built = None, {}
+
+
+class _SkippedPagesNote(logging.Filter):
+    """Drop MkDocs' nav note on every page a serve rebuild skipped because it is unchanged."""
+
+    pattern = re.compile(r"^A reference to '([^']+)' is included in the 'nav' configuration")
+
+    def __init__(self, state: _ServeState) -> None:
+        super().__init__()
+        self.state = state
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        match = self.pattern.match(str(record.msg))
+        return not (match and match.group(1).replace(os.sep, "/") in self.state.skipped)
+
+
+def _front_matter(markdown: str) -> str:
+    """The YAML front matter of a generated page (title, tags…), empty when it has none."""
+    if not markdown.startswith("---"):
+        return ""
+    end = markdown.find("\n---", 3)
+    return markdown[: end if end >= 0 else 0]
+
+
+def _tree_stat(folder: Path) -> list[tuple[str, int, int]]:
+    """Path, modification time and size of every file under ``folder``."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.rglob("*")):
+        with contextlib.suppress(OSError):
+            stat = path.stat()
+            if path.is_file():
+                found.append((path.as_posix(), stat.st_mtime_ns, stat.st_size))
+    return found
+
+
 class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     """Generates the study site's pages from the question bank."""
 
@@ -177,6 +247,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.bodies = BodyCache()  # rendered questions, reused while their file is unchanged
         self.options = RenderOptions()
         self.topic_url: Any = None  # Entry → site-root URL of its topic page
+        self.indexed_here: list[str] = []  # locales whose search index this process writes
+        self.exits: dict[int, int] = {}  # exit codes of the locale process(es), by pid
+        self.serve = _ServeState()  # mkdocs serve: what the served pages were built from
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -192,9 +265,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         # loads: serve's rebuilds and the derived locale builds all reach this same object.
         if _handoff is not None:
             self.shared, self.derived = _handoff, True
+        elif (bank := self._load()) is None:  # serve, after a bad edit: the last good site
+            self.shared, self.derived = self.serve.shared, False
         else:
             self.derived = False
-            bank = self._load()
             self.options = self._render_options(config)
             self.topic_url = _topic_url(config)
             self.shared = _Shared(bank, RenderedSite(), bank.catalog.default_locale)
@@ -205,10 +279,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             serving = self.command == "serve"
             locales = () if serving else (bank.catalog.default_locale,)
             site = render_site(
-                bank, dataclasses.replace(self.options, locales=locales), self.bodies
+                bank,
+                dataclasses.replace(self.options, locales=locales, defer_files=not serving),
+                self.bodies if serving else None,
             )
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
         shared = self.shared
+        assert shared is not None
         locale = shared.locale
         pages_log = logging.getLogger("mkdocs.structure.pages")
         for old in [f for f in pages_log.filters if isinstance(f, _CrossLocaleLinks)]:
@@ -258,12 +335,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             )
         return config
 
-    def _load(self) -> Bank:
+    def _load(self) -> Bank | None:
+        """The bank; ``None`` when it has errors under ``mkdocs serve`` after a published
+        build (its pages stay served: a failed build would stall every request)."""
         try:
             bank = load_bank(self.content_root, self.checked)
         except ContentError as error:
             for problem in error.problems:
                 log.error(problem.format_text())
+            if self.command == "serve" and self.serve.shared is not None:
+                log.error("qbank: %s; the last good pages stay served until it is fixed", error)
+                return None
             raise PluginError(f"qbank: {error}; nothing was built") from None
         for problem in bank.warnings:
             log.info(problem.format_text())
@@ -324,7 +406,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             title = strings_for(locale)["tags"]
             index = f"---\ntitle: {title}\n---\n# {title}\n\n<!-- material/tags -->\n"
             self._add(files, File.generated(config, f"{locale}/tags.md", content=index))
+        if self.command == "serve":
+            self._skip_unchanged(files, config)
         return files
+
+    @event_priority(-100)  # after every other plugin has seen the page
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Let a written page's HTML go (MkDocs keeps it to the end of the build: all of a
+        big bank's pages would stay in memory)."""
+        if self.command != "serve":
+            page.content = None
+        return output
 
     @event_priority(100)  # before any other plugin reads the page's HTML
     def on_page_content(
@@ -390,15 +482,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def _index(self, locale: str, site_dir: Path) -> None:
         """Write ``locale``'s search index into its tree of ``site_dir``."""
         assert self.shared is not None
-        docs = bank_docs(self.shared.bank, locale, self.topic_url)
+        docs = iter_docs(self.shared.bank, locale, self.topic_url)
         try:
             write_index(docs, site_dir / locale / INDEX_DIR)
         except SearchIndexError as error:
             raise PluginError(f"qbank: {error}") from None
 
-    def _derived_build(self, locale: str, config: MkDocsConfig, folder: Path) -> None:
+    def _derived_build(
+        self, locale: str, config: MkDocsConfig, folder: Path, *, index: bool = True
+    ) -> None:
         """Build one other locale's pages into ``folder`` (its ``<locale>/`` tree); outside
-        ``mkdocs serve`` also render its pages first and write its search index after."""
+        ``mkdocs serve`` also render its pages first, then write its practice and JSON API
+        files and (``index``) its search index."""
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
 
@@ -411,52 +506,65 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             use_directory_urls=config.use_directory_urls,
             strict=config.strict,
         )
-        site, index = self.shared.site, False
+        site, rendered = self.shared.site, False
         if locale not in site.nav:
-            site = render_site(
-                self.shared.bank, dataclasses.replace(self.options, locales=(locale,)), self.bodies
-            )
-            index = True
+            options = dataclasses.replace(self.options, locales=(locale,), defer_files=True)
+            site = render_site(self.shared.bank, options, None)
+            rendered = True
         _handoff = _Shared(self.shared.bank, site, locale)
         own = (self.shared, self.derived)  # the derived build runs on this same instance
         try:
             build(derived)
-            if index:
-                self._index(locale, folder)
+            if rendered:
+                _write_deferred(site, locale, folder)
+                if index:
+                    self._index(locale, folder)
         finally:
             _handoff = None
             self.shared, self.derived = own
 
     def _start_locales(self, config: MkDocsConfig) -> None:
-        """Fork one process per other locale; they render, build and index while this one
-        does the default locale.
+        """Fork one process that renders, builds and indexes the other locales, one after the
+        other, while this one does the default locale.
 
-        The children share the loaded bank (fork, copy-on-write) and write into folders
-        beside the site; ``_build_locales`` waits for them and renames each ``<locale>/``
-        into place (no copy).
+        Two processes for two cores, and the memory of two: each holds the bank (fork shares
+        it copy-on-write, but reading objects writes their reference counts). The work is
+        balanced by indexing the last locale here (``indexed_here``) while the other process
+        builds its pages. The child writes into folders beside the site; ``_build_locales``
+        waits for it and renames each ``<locale>/`` into place (no copy).
         """
         assert self.shared is not None
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
         if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return
-        for locale in self.shared.bank.catalog.locales[1:]:
-            folder = Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
-            for stream in (sys.stdout, sys.stderr):
-                stream.flush()
-            pid = os.fork()
-            if pid == 0:  # the child: build, report by exit status, never return into MkDocs
-                status = 1
-                try:
-                    self._derived_build(locale, config, folder)
-                    status = 0
-                except BaseException as error:  # reported through the exit status
-                    log.error("qbank: the %s build failed: %s", locale, error)
-                finally:
-                    for stream in (sys.stdout, sys.stderr):
-                        stream.flush()
-                    os._exit(status)
-            self.locale_builds[locale] = (pid, folder)
+        locales = self.shared.bank.catalog.locales
+        self.indexed_here = [locales[0], *(locales[-1:] if len(locales) >= 3 else [])]
+        folders = {
+            locale: Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
+            for locale in locales[1:]
+        }
+        if not folders:
+            return
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
+        pid = os.fork()
+        if pid == 0:  # the child: build, report by exit status, never return into MkDocs
+            status = 1
+            try:
+                for locale, folder in folders.items():
+                    index = locale not in self.indexed_here
+                    self._derived_build(locale, config, folder, index=index)
+                status = 0
+            except BaseException as error:  # reported through the exit status
+                log.error("qbank: the build of another locale failed: %s", error)
+            finally:
+                for stream in (sys.stdout, sys.stderr):
+                    stream.flush()
+                os._exit(status)
+        gc.unfreeze()
+        self.locale_builds = {locale: (pid, folder) for locale, folder in folders.items()}
 
     def _stop_locales(self) -> None:
         """End the locale builds this process started (after a failure) and drop their output."""
@@ -466,12 +574,22 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 os.waitpid(pid, 0)
             shutil.rmtree(folder, ignore_errors=True)
         self.locale_builds = {}
+        self.exits = {}
 
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site."""
         if self.derived or self.shared is None:
             return
         site_dir = Path(config.site_dir)
+        extra: dict[str, Path] = {}  # indexes written here for locales the child builds
+        if self.command != "serve":  # this locale's files and index, while the child works
+            _write_deferred(self.shared.site, self.shared.locale, site_dir)
+            self._index(self.shared.locale, site_dir)
+        if self.locale_builds and self.command != "serve":
+            scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
+            for locale in self.indexed_here[1:]:
+                self._index(locale, scratch)
+                extra[locale] = scratch / locale / INDEX_DIR
         failed = []
         for locale in self.shared.bank.catalog.locales[1:]:
             started = self.locale_builds.pop(locale, None)
@@ -480,33 +598,40 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 self._derived_build(locale, config, folder)
             else:
                 pid, folder = started
-                _, status = os.waitpid(pid, 0)
-                if os.waitstatus_to_exitcode(status) != 0:
+                if pid not in self.exits:
+                    _, status = os.waitpid(pid, 0)
+                    self.exits[pid] = os.waitstatus_to_exitcode(status)
+                if self.exits[pid] != 0:
                     failed.append(locale)
                     shutil.rmtree(folder, ignore_errors=True)
                     continue
             target = site_dir / locale
             if target.exists():
                 shutil.rmtree(target)
-            try:
-                (folder / locale).replace(target)  # same file system: a rename
-            except OSError:
-                shutil.copytree(folder / locale, target)
+            if (folder / locale).is_dir():  # (a serve rebuild may have skipped all its pages)
+                try:
+                    (folder / locale).replace(target)  # same file system: a rename
+                except OSError:
+                    shutil.copytree(folder / locale, target)
+            if locale in extra:
+                shutil.move(extra[locale], target / INDEX_DIR)
             shutil.rmtree(folder, ignore_errors=True)
+        if extra:
+            shutil.rmtree(next(iter(extra.values())).parents[2], ignore_errors=True)
+        self.exits = {}
         if failed:
             self._stop_locales()
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
         _write_locale_sitemaps(self.shared.bank, config)
-        self._search(site_dir)
+        # Under serve the index lives in the served folder (serve rebuilds write elsewhere).
+        self._search(self.serve.served or site_dir)
 
     def _search(self, site_dir: Path) -> None:
-        """The search index: under ``mkdocs build`` each locale's build wrote its own (this one
-        the default locale's, here); under ``mkdocs serve`` the last index at once and a fresh
-        one in the background."""
+        """The search index: under ``mkdocs build`` the builds have written it (report it);
+        under ``mkdocs serve`` the last index at once and a fresh one in the background."""
         assert self.shared is not None
         bank = self.shared.bank
-        if self.command != "serve":
-            self._index(self.shared.locale, site_dir)
+        if self.command != "serve":  # written by each build (``_build_locales``)
             languages = Counter(loc.lower() for e in bank.entries for loc in e.locales)
             per = ", ".join(f"{lang} {n}" for lang, n in sorted(languages.items()))
             log.info("qbank: search index: %d questions (%s)", sum(languages.values()), per)
@@ -519,6 +644,105 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if report is not None:
             log.info("qbank: %s", report.summary())
 
+    # -- mkdocs serve: rebuild only what changed ----------------------------------------------
+
+    def _stage_serve(self, config: MkDocsConfig) -> None:
+        """Under ``mkdocs serve``, build into a private folder (MkDocs cleans ``site_dir``
+        first): ``_publish_served`` moves what this build wrote into the served folder."""
+        state = self.serve
+        if state.served is None:
+            state.served = Path(config.site_dir).resolve()
+            nav_log = logging.getLogger("mkdocs.structure.nav")
+            nav_log.addFilter(_SkippedPagesNote(state))
+        state.discard()
+        state.served.mkdir(parents=True, exist_ok=True)
+        state.staging = Path(tempfile.mkdtemp(prefix=".qbank-serve-", dir=state.served.parent))
+        config.site_dir = str(state.staging)
+
+    def _whole_signature(self, config: MkDocsConfig) -> Any:
+        """What every page depends on: when any of it changes, every page is rebuilt."""
+        assert self.shared is not None
+        site = self.shared.site
+        config_file = Path(config.config_file_path) if config.config_file_path else None
+        return (
+            sorted(site.pages),
+            sorted(site.files),
+            [_front_matter(markdown) for _, markdown in sorted(site.pages.items())],
+            site.nav,
+            site.titles,
+            self.shared.bank.catalog,
+            self.options,
+            json.dumps(config.extra, sort_keys=True, default=str),
+            config_file.read_bytes() if config_file and config_file.is_file() else b"",
+            _tree_stat(TEMPLATES),
+            _tree_stat(Path(config.docs_dir)),
+        )
+
+    def _page_signature(self, markdown: str) -> tuple[str, tuple[Any, ...]]:
+        """What a generated page is built from: its Markdown and its runs of questions (the
+        placeholders' numbers left out: they shift when another page changes)."""
+        assert self.shared is not None
+        blocks = self.shared.site.blocks
+        runs = tuple(blocks[int(n)] for n in _PLACEHOLDER_NUMBER.findall(markdown))
+        return _PLACEHOLDER_NUMBER.sub("", markdown), runs
+
+    def _skip_unchanged(self, files: Files, config: MkDocsConfig) -> None:
+        """Under ``mkdocs serve``, leave out (``EXCLUDED``: not read, not rendered, still in
+        the nav) every file built from exactly what the served one was built from."""
+        assert self.shared is not None
+        state, site = self.serve, self.shared.site
+        if not self.derived:  # the default locale's build runs first: decide for all
+            state.next_whole = self._whole_signature(config)
+            state.full = state.next_whole != state.whole
+            state.skipped = set()
+        for file in files:
+            if file.inclusion.value <= InclusionLevel.DRAFT.value:  # another locale's page
+                continue
+            path = file.src_uri
+            if path in site.pages:
+                signature: Any = self._page_signature(site.pages[path])
+            else:  # generated data (compared by bytes), or a theme or docs file (global)
+                signature = site.files.get(path, path)
+            state.next_built[path] = signature
+            if not state.full and state.built.get(path, _MISSING) == signature:
+                file.inclusion = InclusionLevel.EXCLUDED
+                state.skipped.add(path)
+
+    @event_priority(-100)  # after ``_build_locales`` wrote every locale into the staging folder
+    def _publish_served(self, *, config: MkDocsConfig) -> None:
+        """Move the files this serve rebuild wrote into the served folder (one rename each: a
+        request never sees half a file); after a full rebuild also delete what it no longer
+        makes. Files the build skipped stay as they are."""
+        state = self.serve
+        if _handoff is not None or state.staging is None or state.served is None:
+            return
+        staging, served = state.staging, state.served
+        written: set[str] = set()
+        for folder, _, names in os.walk(staging):
+            for name in names:
+                source = Path(folder) / name
+                relative = source.relative_to(staging).as_posix()
+                target = served / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                source.replace(target)
+                written.add(relative)
+        if state.full:
+            for relative in state.published - written:
+                with contextlib.suppress(OSError):
+                    (served / relative).unlink()
+            state.published = written
+        else:
+            state.published |= written
+        state.whole, state.built, state.shared = state.next_whole, state.next_built, self.shared
+        log.info(
+            "qbank: %s: %d files written, %d skipped as unchanged",
+            "full rebuild" if state.full else "rebuilt what changed",
+            len(written),
+            len(state.skipped),
+        )
+        state.discard()
+        config.site_dir = str(served)
+
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -530,7 +754,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Build into a staging folder beside ``site_dir``; a failed build never touches it."""
         # MkDocs reuses this instance for the derived per-locale builds: they write elsewhere.
-        if _handoff is not None or self.command == "serve":
+        if _handoff is not None:
+            return
+        if self.command == "serve":
+            self._stage_serve(config)
             return
         self.site_dir = Path(config.site_dir)
         self.staging = publish.stage(self.site_dir)
@@ -556,7 +783,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         config.site_dir = str(self.site_dir)
         self.staging = None
 
-    on_post_build = CombinedEvent(_build_locales, _publish)
+    on_post_build = CombinedEvent(_build_locales, _publish, _publish_served)
 
     def on_build_error(self, *, error: Exception) -> None:
         """Drop the staging folder: the previous site stays exactly as it was."""
@@ -567,6 +794,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.staging is not None:
             publish.discard(self.staging)
             self.staging = None
+        self.serve.discard()
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
@@ -585,6 +813,18 @@ def _topic_url(config: MkDocsConfig) -> Any:
         return f"/{locale}/{entry.field}/{entry.topic}/{suffix}"
 
     return url
+
+
+def _write_deferred(site: RenderedSite, locale: str, site_dir: Path) -> None:
+    """Write a locale's practice and JSON API files (``RenderOptions.defer_files``) into
+    ``site_dir``, one at a time."""
+    produce = site.deferred.get(locale)
+    for path, chunks in produce() if produce is not None else ():
+        target = site_dir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("wb") as stream:
+            for chunk in chunks:
+                stream.write(chunk)
 
 
 def _allow_bank_tags(config: MkDocsConfig, bank: Bank) -> None:
@@ -608,7 +848,9 @@ def _write_locale_sitemaps(bank: Bank, config: MkDocsConfig) -> None:
             folder = path.removesuffix("index.md")
             urls.append(urljoin(root, folder if config.use_directory_urls else path[:-3] + ".html"))
         body = "".join(f"<url><loc>{escape(url)}</loc></url>\n" for url in urls)
-        (Path(config.site_dir) / locale / "sitemap.xml").write_text(
+        sitemap = Path(config.site_dir) / locale / "sitemap.xml"
+        sitemap.parent.mkdir(parents=True, exist_ok=True)
+        sitemap.write_text(
             '<?xml version="1.0" encoding="UTF-8"?>\n'
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
             f"{body}</urlset>\n",
