@@ -18,11 +18,13 @@ import html
 import json
 import logging
 import os
+import pickle
 import re
 import shutil
 import signal
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from html import escape as html_escape
@@ -58,10 +60,11 @@ from qbank.render import (
 )
 from qbank.search import (
     INDEX_DIR,
+    SearchDoc,
     SearchIndexError,
-    bank_docs,
     index_site_after_build,
     iter_docs,
+    question_doc,
     search_settings,
     write_index,
 )
@@ -177,6 +180,9 @@ class _ServeState:
     staging: Path | None = None  # this build's output, moved into ``served`` at its end
     whole: Any = None  # the global signature of the last published build
     shared: _Shared | None = None  # the bank and pages of the last published build
+    # Search documents by (id of the Entry, locale), with the Entry (``_serve_docs``).
+    docs: dict[tuple[int, str], tuple[Entry, SearchDoc]] = field(default_factory=dict)
+    docs_of: Bank | None = None  # the bank the documents were last checked against
     built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
     published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
     # This build: rebuild everything?, the signatures it saw, the files it skipped.
@@ -339,7 +345,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         """The bank; ``None`` when it has errors under ``mkdocs serve`` after a published
         build (its pages stay served: a failed build would stall every request)."""
         try:
-            bank = load_bank(self.content_root, self.checked)
+            bank = self._load_bank()
         except ContentError as error:
             for problem in error.problems:
                 log.error(problem.format_text())
@@ -350,6 +356,45 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         for problem in bank.warnings:
             log.info(problem.format_text())
         return bank
+
+    def _load_bank(self) -> Bank:
+        """``load_bank``; outside ``mkdocs serve`` in a forked process that sends the bank back
+        pickled: checking a bank leaves its memory fragmented (a third more at 30,000
+        questions), and every process of the build holds the bank, so it arrives compact.
+        Under serve the file cache of checked questions must live in this process."""
+        started = time.monotonic()
+        if self.command == "serve" or not hasattr(os, "fork"):
+            return load_bank(self.content_root, self.checked)
+        read, write = os.pipe()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: load, send the bank or its problems, never return
+            status = 1
+            try:
+                os.close(read)
+                try:
+                    result: tuple[str, Any] = ("bank", load_bank(self.content_root))
+                except ContentError as error:
+                    result = ("problems", error.problems)
+                with os.fdopen(write, "wb") as out:
+                    pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write)
+        with os.fdopen(read, "rb") as incoming:
+            data = incoming.read()
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0 or not data:
+            raise PluginError("qbank: loading the bank failed (see the messages above)")
+        kind, value = pickle.loads(data)
+        del data
+        log.debug("qbank: bank loaded in %.1f s", time.monotonic() - started)
+        if kind == "problems":
+            raise ContentError(value)
+        assert isinstance(value, Bank)
+        return value
 
     def _branch(self, config: MkDocsConfig) -> str:
         """The branch from a user-set ``edit_uri`` such as ``edit/main/docs/``, else the option."""
@@ -482,11 +527,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def _index(self, locale: str, site_dir: Path) -> None:
         """Write ``locale``'s search index into its tree of ``site_dir``."""
         assert self.shared is not None
+        started = time.monotonic()
         docs = iter_docs(self.shared.bank, locale, self.topic_url)
         try:
             write_index(docs, site_dir / locale / INDEX_DIR)
         except SearchIndexError as error:
             raise PluginError(f"qbank: {error}") from None
+        log.debug("qbank: %s search index written in %.1f s", locale, time.monotonic() - started)
 
     def _derived_build(
         self, locale: str, config: MkDocsConfig, folder: Path, *, index: bool = True
@@ -508,9 +555,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         )
         site, rendered = self.shared.site, False
         if locale not in site.nav:
+            started = time.monotonic()
             options = dataclasses.replace(self.options, locales=(locale,), defer_files=True)
             site = render_site(self.shared.bank, options, None)
             rendered = True
+            log.debug("qbank: %s rendered in %.1f s", locale, time.monotonic() - started)
         _handoff = _Shared(self.shared.bank, site, locale)
         own = (self.shared, self.derived)  # the derived build runs on this same instance
         try:
@@ -636,7 +685,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             per = ", ".join(f"{lang} {n}" for lang, n in sorted(languages.items()))
             log.info("qbank: search index: %d questions (%s)", sum(languages.values()), per)
             return
-        docs = {locale: bank_docs(bank, locale, self.topic_url) for locale in bank.catalog.locales}
+        docs = {locale: self._serve_docs(bank, locale) for locale in bank.catalog.locales}
         try:
             report = index_site_after_build(site_dir, docs)
         except SearchIndexError as error:
@@ -707,6 +756,26 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             if not state.full and state.built.get(path, _MISSING) == signature:
                 file.inclusion = InclusionLevel.EXCLUDED
                 state.skipped.add(path)
+
+    def _serve_docs(self, bank: Bank, locale: str) -> list[SearchDoc]:
+        """``bank_docs`` under ``mkdocs serve``: a question whose file did not change (the
+        loader hands back the very same ``Entry``) keeps its document from the last rebuild;
+        a full rebuild (catalog, config…) makes them all again."""
+        state = self.serve
+        if state.docs_of is not bank:  # the first locale of this rebuild
+            current = set() if state.full else {id(entry) for entry in bank.entries}
+            state.docs = {k: v for k, v in state.docs.items() if id(v[0]) in current}
+            state.docs_of = bank
+        docs = []
+        for entry in bank.entries:
+            if locale not in entry.locales:
+                continue
+            kept = state.docs.get((id(entry), locale))
+            if kept is None or kept[0] is not entry:
+                doc = question_doc(bank, entry, locale, self.topic_url(locale, entry))
+                kept = state.docs[id(entry), locale] = (entry, doc)
+            docs.append(kept[1])
+        return docs
 
     @event_priority(-100)  # after ``_build_locales`` wrote every locale into the staging folder
     def _publish_served(self, *, config: MkDocsConfig) -> None:
