@@ -4,12 +4,13 @@
         [--skip-quiz] [--skip-serve] [--search-bench] [--serve-only]
 
 (`make bench` runs it with the defaults.) In one run, on one bank written by
-``bench/make_bank.py`` (three locales), it measures wall time and peak memory (the summed
-resident memory of the process tree, sampled from /proc every 50 ms) of:
+``bench/make_bank.py`` (three locales), it measures wall time, CPU time and peak memory (the
+summed proportional set size of the process tree, sampled from /proc every 50 ms: pages that
+forked processes share count once) of:
 
 a. ``qbank validate`` of the bank;
 b. parse only: every question file through ``yaml.CSafeLoader``, nothing else;
-c. the full qbank site: ``mkdocs build`` with the qbank plugin, every locale, Pagefind;
+c. the full qbank site: ``mkdocs build`` with the qbank plugin, every locale, its search index;
 d. the baseline: the same questions as hand-written Material Markdown (a page per topic per
    locale, ``## `` heading per question, options as a list, ``??? success "Answer"`` with the
    key and the explanation, nav grouped field → specialization → topic), built by
@@ -32,6 +33,7 @@ import hashlib
 import http.client
 import json
 import os
+import resource
 import shutil
 import socket
 import statistics
@@ -64,10 +66,12 @@ from make_bank import make_bank  # noqa: E402
 # -- measuring ---------------------------------------------------------------------------------
 
 
-def _tree_rss(root: int) -> int:
-    """Summed resident bytes of ``root`` and its descendants (from /proc)."""
+def _tree_memory(root: int) -> int:
+    """Memory of ``root`` and its descendants (from /proc): the sum of their proportional
+    set sizes (Pss: a page shared by n processes counts 1/n in each, so forked processes that
+    share memory copy-on-write are not counted twice), or of their resident sizes where
+    ``smaps_rollup`` is unavailable."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -76,20 +80,28 @@ def _tree_rss(root: int) -> int:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
-        pid = int(entry.name)
-        children.setdefault(int(fields[1]), []).append(pid)
-        rss[pid] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
         todo += children.get(pid, [])
+        try:
+            lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+            total += 1024 * sum(int(line.split()[1]) for line in lines if line.startswith("Pss:"))
+        except (OSError, ValueError):
+            try:
+                pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+                total += pages * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, ValueError, IndexError):
+                continue
     return total
 
 
 def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict[str, float]:
-    """Run ``command``; its wall seconds and peak summed RSS (MiB) of its process tree."""
+    """Run ``command``; its wall seconds, CPU seconds (user + system of the whole tree) and
+    peak memory (MiB, ``_tree_memory``)."""
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(
         command,
         cwd=cwd,
@@ -103,19 +115,21 @@ def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) ->
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss(process.pid))
+            peak = max(peak, _tree_memory(process.pid))
             done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     output, _ = process.communicate()
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     done.set()
     sampler.join()
     if process.returncode != 0:
         tail = output.decode(errors="replace")[-3000:]
         raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{tail}")
-    return {"seconds": seconds, "mib": peak / 2**20}
+    return {"seconds": seconds, "cpu": cpu, "mib": peak / 2**20}
 
 
 def median_of(runs: int, step: Callable[[int], dict[str, float]]) -> dict[str, float]:
@@ -348,7 +362,10 @@ def print_edit_preview(times: list[float]) -> None:
 
 
 def _row(name: str, figures: dict[str, float]) -> str:
-    return f"  {name:<44} {figures['seconds']:>9.2f} s {figures['mib']:>9.0f} MiB"
+    return (
+        f"  {name:<44} {figures['seconds']:>9.2f} s wall {figures.get('cpu', 0):>9.2f} s CPU"
+        f" {figures['mib']:>9.0f} MiB"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -412,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         return result
 
     figures["qbank"] = median_of(args.runs, qbank_build)
-    print(_row("(c) qbank build, 3 locales + Pagefind", figures["qbank"]), flush=True)
+    print(_row("(c) qbank build, 3 locales + search", figures["qbank"]), flush=True)
     differing = sorted(
         path
         for path in set(digests[0]) | set(digests[-1])
@@ -424,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds = [("plain", False, "(d) plain Material + its search")]
     if quiz:
         kinds.append(("quiz", True, "(e) mkdocs-quiz + Material search"))
-    site_files = {"qbank": (project / "site", "pagefind")}
+    site_files = {"qbank": (project / "site", "*/api/search")}
     for kind, is_quiz, label in kinds:
         baseline = work / f"{kind}-{args.questions}"
         write_plain(content, baseline, is_quiz)
@@ -448,10 +465,9 @@ def main(argv: list[str] | None = None) -> int:
 
     search = {}
     for kind, (site, index) in site_files.items():
-        search[kind] = (
-            folder_bytes(site / index)
-            if (site / index).is_dir()
-            else ((site / index).stat().st_size if (site / index).exists() else 0)
+        search[kind] = sum(
+            folder_bytes(found) if found.is_dir() else found.stat().st_size
+            for found in site.glob(index)
         )
     figures["search_bytes"] = search
     print(
