@@ -128,8 +128,8 @@ CHUNK = 32
 SNIPPET = 240
 """Characters of the prompt kept for the result list."""
 PREFIX = 3
-"""Words are filed by their first three characters: a query word of three or more finds its
-terms file at once (shorter ones read every file of their prefix, listed in the manifest)."""
+"""Words are filed by their first three characters, so a query word finds its one terms file
+at once: three characters or more match every word they start, shorter ones a whole word."""
 BUCKET_POSTINGS = 8000
 """About how many postings of character pairs share a terms file (CJK pairs are filed by a
 hash: they are only ever looked up whole)."""
