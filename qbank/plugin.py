@@ -33,6 +33,8 @@ from typing import Any
 from urllib.parse import urljoin
 from xml.sax.saxutils import escape
 
+import jinja2
+import jinja2.bccache
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -234,6 +236,23 @@ def _tree_stat(folder: Path) -> list[tuple[str, int, int]]:
     return found
 
 
+class _TemplateCode(jinja2.BytecodeCache):
+    """Compiled theme templates kept in memory across builds (``mkdocs serve`` makes a new
+    Jinja environment for every build, and for every locale: each compiled Material's
+    templates again). Jinja checks each template's source checksum before reusing its code."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
 class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     """Generates the study site's pages from the question bank."""
 
@@ -256,6 +275,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.indexed_here: list[str] = []  # locales whose search index this process writes
         self.exits: dict[int, int] = {}  # exit codes of the locale process(es), by pid
         self.serve = _ServeState()  # mkdocs serve: what the served pages were built from
+        self.template_code = _TemplateCode()  # mkdocs serve: compiled templates, all builds
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -694,6 +714,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             log.info("qbank: %s", report.summary())
 
     # -- mkdocs serve: rebuild only what changed ----------------------------------------------
+
+    def on_env(
+        self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment | None:
+        """Under ``mkdocs serve``, reuse the templates compiled by the previous builds."""
+        if self.command == "serve":
+            env.bytecode_cache = self.template_code
+        return env
 
     def _stage_serve(self, config: MkDocsConfig) -> None:
         """Under ``mkdocs serve``, build into a private folder (MkDocs cleans ``site_dir``
