@@ -193,7 +193,7 @@ def bucket(term: str, buckets: int) -> int:
 
 def shard_key(term: str, buckets: int) -> str:
     """Which terms file holds ``term``: ``~<n>`` for CJK, else its first characters."""
-    return f"~{bucket(term, buckets)}" if is_cjk(term) else term[:PREFIX]
+    return f"~{bucket(term, buckets)}" if term[0] >= "\u3040" and is_cjk(term) else term[:PREFIX]
 
 
 def shard_name(key: str) -> str:
@@ -325,8 +325,7 @@ def index_files(docs: Iterable[SearchDoc]) -> Iterator[tuple[str, bytes]]:
     buckets = max(1, cjk // BUCKET_POSTINGS)
     shards: dict[str, list[str]] = {}
     for term in postings:
-        key = f"~{bucket(term, buckets)}" if term[0] >= "\u3040" and is_cjk(term) else term[:PREFIX]
-        shards.setdefault(key, []).append(term)
+        shards.setdefault(shard_key(term, buckets), []).append(term)
     for key in sorted(shards):
         shard = {}
         for term in sorted(shards[key]):
