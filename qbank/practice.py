@@ -76,27 +76,35 @@ def iter_practice_files(
     question_html: QuestionHtml,
     permalink: Permalink = topic_permalink,
     locales: tuple[str, ...] = (),
+    remembered: Callable[[Entry, str, Callable[[], str]], str] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
-    """``practice_files`` one file at a time (a field's questions in memory at most)."""
+    """``practice_files`` one file at a time (a field's questions in memory at most).
+
+    ``remembered(entry, locale, make)`` may return a question's JSON text made before (for
+    ``mkdocs serve``, which writes these files again on every rebuild)."""
     for locale in bank.catalog.locales:
         if locales and locale not in locales:
             continue
         for field in bank.catalog.fields:
             entries = [e for e in bank.field_entries(field) if locale in e.locales]
-            cache: dict[str, dict[str, Any]] = {}
+            texts: dict[str, str] = {}
             for seniority in bank.catalog.seniorities:
                 questions = []
                 for entry in entries:
                     if seniority not in entry.seniorities:
                         continue
-                    if entry.id not in cache:
-                        cache[entry.id] = practice_question(entry, locale, question_html, permalink)
-                    questions.append(cache[entry.id])
-                payload = {
-                    "locale": locale,
-                    "field": field,
-                    "seniority": seniority,
-                    "questions": questions,
-                }
-                text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+                    if entry.id not in texts:
+
+                        def make(entry: Entry = entry, locale: str = locale) -> str:
+                            data = practice_question(entry, locale, question_html, permalink)
+                            return _dumps(data)
+
+                        texts[entry.id] = remembered(entry, locale, make) if remembered else make()
+                    questions.append(texts[entry.id])
+                head = {"locale": locale, "field": field, "seniority": seniority}
+                text = f'{_dumps(head)[:-1]},"questions":[{",".join(questions)}]}}'
                 yield practice_path(locale, field, seniority), text.encode("utf-8")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -361,7 +361,10 @@ class _Renderer:
     def data_files(self, locale: str) -> Iterator[tuple[str, Iterable[bytes]]]:
         """A locale's practice files and ``bank.json``, one at a time, the latter in chunks."""
         for path, data in practice.iter_practice_files(
-            self.bank, lambda md, e: self.html(md, image_prefix(e)), locales=(locale,)
+            self.bank,
+            lambda md, e: self.html(md, image_prefix(e)),
+            locales=(locale,),
+            remembered=partial(self.remembered, "practice"),
         ):
             yield path, (data,)
         head = bank_json(self.bank, locale, questions=False)
@@ -376,11 +379,27 @@ class _Renderer:
         first = True
         for entry in self.bank.entries:
             if locale in entry.locales:
-                data = question_json(entry, locale, html)
-                text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+                def make(entry: Entry = entry) -> str:
+                    data = question_json(entry, locale, html)
+                    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+                text = self.remembered("bank", entry, locale, make)
                 yield (text if first else "," + text).encode()
                 first = False
         yield b"]}"
+
+    def remembered(self, kind: str, entry: Entry, locale: str, make: Callable[[], str]) -> str:
+        """``make()``, kept with the bodies for a caller that keeps them (``mkdocs serve``)
+        while the entry is the same object: a question's JSON text in the data files."""
+        key = (f"{kind}:{entry.id}", locale)
+        hit = self._bodies.get(key)
+        if hit is not None and hit[0] is entry:
+            return hit[1]
+        text = make()
+        if self._keep:
+            self._bodies[key] = (entry, text)
+        return text
 
     def html(self, text: str, prefix: str) -> str:
         """``to_html`` of a question text, converted once per render for every page and file
