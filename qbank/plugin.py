@@ -654,11 +654,29 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.command != "serve":  # this locale's files and index, while the child works
             _write_deferred(self.shared.site, self.shared.locale, site_dir)
             self._index(self.shared.locale, site_dir)
-        if self.locale_builds and self.command != "serve":
-            scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
-            for locale in self.indexed_here[1:]:
-                self._index(locale, scratch)
-                extra[locale] = scratch / locale / INDEX_DIR
+        scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
+        try:
+            if self.locale_builds and self.command != "serve":
+                for locale in self.indexed_here[1:]:
+                    self._index(locale, scratch)
+                    extra[locale] = scratch / locale / INDEX_DIR
+            failed = self._collect_locales(config, site_dir, extra)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        self.exits = {}
+        if failed:
+            self._stop_locales()
+            raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
+        _write_locale_sitemaps(self.shared.bank, config)
+        # Under serve the index lives in the served folder (serve rebuilds write elsewhere).
+        self._search(self.serve.served or site_dir)
+
+    def _collect_locales(
+        self, config: MkDocsConfig, site_dir: Path, extra: dict[str, Path]
+    ) -> list[str]:
+        """Wait for (or, without a locale process, run) every other locale's build, rename
+        its tree into ``site_dir`` with the index written here (``extra``); the failed ones."""
+        assert self.shared is not None
         failed = []
         for locale in self.shared.bank.catalog.locales[1:]:
             started = self.locale_builds.pop(locale, None)
@@ -685,15 +703,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             if locale in extra:
                 shutil.move(extra[locale], target / INDEX_DIR)
             shutil.rmtree(folder, ignore_errors=True)
-        if extra:
-            shutil.rmtree(next(iter(extra.values())).parents[2], ignore_errors=True)
-        self.exits = {}
-        if failed:
-            self._stop_locales()
-            raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
-        _write_locale_sitemaps(self.shared.bank, config)
-        # Under serve the index lives in the served folder (serve rebuilds write elsewhere).
-        self._search(self.serve.served or site_dir)
+        return failed
 
     def _search(self, site_dir: Path) -> None:
         """The search index: under ``mkdocs build`` the builds have written it (report it);
