@@ -24,8 +24,10 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape as html_escape
 from pathlib import Path
@@ -52,13 +54,16 @@ from qbank.cache import FileCache
 from qbank.problems import ContentError
 from qbank.render import (
     PLACEHOLDER,
+    PLACEHOLDER_NUMBER,
     TEMPLATES,
     BodyCache,
     RenderedSite,
     RenderOptions,
+    Slot,
     page_paths,
     render_site,
     strings_for,
+    update_site,
 )
 from qbank.search import (
     INDEX_DIR,
@@ -166,8 +171,8 @@ def _escaped_nav(nav: Any) -> Any:
     return nav
 
 
-_PLACEHOLDER_NUMBER = re.compile(re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)"))
 _MISSING = object()
+_CHANGES = frozenset({"created", "deleted", "modified", "moved", "closed"})  # file events
 
 
 @dataclass
@@ -187,11 +192,17 @@ class _ServeState:
     docs_of: Bank | None = None  # the bank the documents were last checked against
     built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
     published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
-    # This build: rebuild everything?, the signatures it saw, the files it skipped.
+    rendered_with: RenderOptions | None = None  # the options of the published render
+    # This build: rebuild everything?, the signatures it saw, the generated files that
+    # changed, the files it skipped, the fields whose data files changed (None: all).
     full: bool = True
     next_whole: Any = None
     next_built: dict[str, Any] = field(default_factory=dict)
+    changed: set[str] = field(default_factory=set)
     skipped: set[str] = field(default_factory=set)
+    fields: frozenset[str] | None = None
+    api_generation: int = 0  # the latest background write of the JSON API files
+    api_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def discard(self) -> None:
         """Forget the build in progress (it failed): the served folder stays as it was."""
@@ -234,6 +245,41 @@ def _tree_stat(folder: Path) -> list[tuple[str, int, int]]:
             if path.is_file():
                 found.append((path.as_posix(), stat.st_mtime_ns, stat.st_size))
     return found
+
+
+def _same_slot(old: Slot, new: Slot) -> bool:
+    """Whether two question slots give the same heading and HTML (the HTML is compared only
+    when the question changed: an edit of one locale's text leaves the others' pages as
+    they are)."""
+    if old is new:
+        return True
+    if (old.level, old.anchor, old.title, old.locale, old.copy) != (
+        new.level,
+        new.anchor,
+        new.title,
+        new.locale,
+        new.copy,
+    ):
+        return False
+    return old.entry is new.entry or old.html == new.html
+
+
+def _same_signature(old: Any, new: Any) -> bool:
+    """Whether a generated file is built from the same thing as before: bytes, or a page's
+    Markdown and its runs of questions (``QbankPlugin._page_signature``)."""
+    if old is _MISSING or type(old) is not type(new):
+        return False
+    if not isinstance(new, tuple):
+        return bool(old == new)
+    (old_markdown, old_runs), (markdown, runs) = old, new
+    return (
+        old_markdown == markdown
+        and len(old_runs) == len(runs)
+        and all(
+            len(a) == len(b) and all(_same_slot(x, y) for x, y in zip(a, b, strict=True))
+            for a, b in zip(old_runs, runs, strict=True)
+        )
+    )
 
 
 class _TemplateCode(jinja2.BytecodeCache):
@@ -302,13 +348,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 # Every other locale renders, builds and indexes in its own process, while
                 # this one does the default locale (``_start_locales``).
                 self._start_locales(config)
-            serving = self.command == "serve"
-            locales = () if serving else (bank.catalog.default_locale,)
-            site = render_site(
-                bank,
-                dataclasses.replace(self.options, locales=locales, defer_files=not serving),
-                self.bodies if serving else None,
-            )
+            if self.command == "serve":
+                site = self._serve_render(bank)
+            else:
+                options = dataclasses.replace(
+                    self.options, locales=(bank.catalog.default_locale,), defer_files=True
+                )
+                site = render_site(bank, options, None)
             self.shared = _Shared(bank, site, bank.catalog.default_locale)
         shared = self.shared
         assert shared is not None
@@ -654,6 +700,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.command != "serve":  # this locale's files and index, while the child works
             _write_deferred(self.shared.site, self.shared.locale, site_dir)
             self._index(self.shared.locale, site_dir)
+        else:
+            self._serve_data_files(site_dir)
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         try:
             if self.locale_builds and self.command != "serve":
@@ -680,6 +728,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         failed = []
         for locale in self.shared.bank.catalog.locales[1:]:
             started = self.locale_builds.pop(locale, None)
+            if started is None and self._unchanged_locale(locale):
+                continue
             if started is None:  # serve, or no fork: build here, one locale after the other
                 folder = Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-"))
                 self._derived_build(locale, config, folder)
@@ -770,8 +820,23 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         placeholders' numbers left out: they shift when another page changes)."""
         assert self.shared is not None
         blocks = self.shared.site.blocks
-        runs = tuple(blocks[int(n)] for n in _PLACEHOLDER_NUMBER.findall(markdown))
-        return _PLACEHOLDER_NUMBER.sub("", markdown), runs
+        runs = tuple(blocks[int(n)] for n in PLACEHOLDER_NUMBER.findall(markdown))
+        return PLACEHOLDER_NUMBER.sub("", markdown), runs
+
+    def _serve_render(self, bank: Bank) -> RenderedSite:
+        """Under ``mkdocs serve``, every locale's pages: after an edit only the pages that show
+        changed questions are rendered again (``update_site``), else all of them."""
+        state = self.serve
+        options = dataclasses.replace(self.options, locales=(), defer_files=True)
+        last = state.shared
+        update = None
+        if last is not None and state.rendered_with == options:
+            update = update_site(last.bank, last.site, bank, options, self.bodies)
+        if update is None:
+            state.fields = None
+            return render_site(bank, options, self.bodies)
+        state.fields = update.fields
+        return update.site
 
     def _skip_unchanged(self, files: Files, config: MkDocsConfig) -> None:
         """Under ``mkdocs serve``, leave out (``EXCLUDED``: not read, not rendered, still in
@@ -782,18 +847,61 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             state.next_whole = self._whole_signature(config)
             state.full = state.next_whole != state.whole
             state.skipped = set()
+            state.next_built = {path: self._page_signature(md) for path, md in site.pages.items()}
+            state.next_built.update(site.files)  # generated data, compared by bytes
+            state.changed = {
+                path
+                for path, signature in state.next_built.items()
+                if state.full or not _same_signature(state.built.get(path, _MISSING), signature)
+            }
         for file in files:
             if file.inclusion.value <= InclusionLevel.DRAFT.value:  # another locale's page
                 continue
             path = file.src_uri
-            if path in site.pages:
-                signature: Any = self._page_signature(site.pages[path])
-            else:  # generated data (compared by bytes), or a theme or docs file (global)
-                signature = site.files.get(path, path)
-            state.next_built[path] = signature
-            if not state.full and state.built.get(path, _MISSING) == signature:
-                file.inclusion = InclusionLevel.EXCLUDED
-                state.skipped.add(path)
+            generated = path in state.next_built  # else a theme or docs file (global)
+            if state.full or (path in state.changed if generated else False):
+                continue
+            file.inclusion = InclusionLevel.EXCLUDED
+            state.skipped.add(path)
+
+    def _serve_data_files(self, staging: Path) -> None:
+        """Under ``mkdocs serve``, the practice and JSON API files: after an edit the practice
+        files of the changed fields only, and each ``bank.json`` (100 MB a locale at 30,000
+        questions, not read by any page) in the background, straight into the served folder;
+        after a full rebuild all of them, in this build."""
+        assert self.shared is not None
+        state, site = self.serve, self.shared.site
+        fields = None if state.full else state.fields
+        with state.api_lock:
+            state.api_generation += 1  # a background writer still running stops
+            generation = state.api_generation
+        for locale in self.shared.bank.catalog.locales:
+            _write_deferred(site, locale, staging, fields=fields, api=fields is None)
+        if fields is None or state.served is None:
+            return
+        served, locales = state.served, self.shared.bank.catalog.locales
+
+        def swap(temporary: Path, target: Path) -> bool:
+            with state.api_lock:  # a newer build's files are never replaced by older ones
+                return state.api_generation == generation and _replace(temporary, target)
+
+        def write_api() -> None:
+            with contextlib.suppress(OSError):
+                for locale in locales:
+                    if state.api_generation == generation:
+                        _write_deferred(site, locale, served, swap, fields=(), api=True)
+
+        threading.Thread(target=write_api, name="qbank-api", daemon=True).start()
+
+    def _unchanged_locale(self, locale: str) -> bool:
+        """Under ``mkdocs serve``, whether this rebuild leaves every page of ``locale`` as it
+        is served (its build is then skipped)."""
+        state = self.serve
+        return (
+            self.command == "serve"
+            and not state.full
+            and not any(path.startswith(f"{locale}/") for path in state.changed)
+        )
 
     def _serve_docs(self, bank: Bank, locale: str) -> list[SearchDoc]:
         """``bank_docs`` under ``mkdocs serve``: a question whose file did not change (the
@@ -841,6 +949,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         else:
             state.published |= written
         state.whole, state.built, state.shared = state.next_whole, state.next_built, self.shared
+        state.rendered_with = dataclasses.replace(self.options, locales=(), defer_files=True)
         log.info(
             "qbank: %s: %d files written, %d skipped as unchanged",
             "full rebuild" if state.full else "rebuilt what changed",
@@ -906,10 +1015,52 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer | None:
-        """Rebuild when a question file, the catalog or a site template changes."""
-        server.watch(str(self.content_root))
+        """Rebuild when a question file, the catalog or a site template changes.
+
+        MkDocs polls every watched folder (a walk of all its files every half second: at
+        30,000 question files that walk takes a core and delays every rebuild by seconds),
+        so the bank is watched through the system's file events (inotify) when watchdog
+        offers them, telling MkDocs' build loop the way its own watcher does."""
+        if not self._watch_bank(server):
+            server.watch(str(self.content_root))
         server.watch(str(TEMPLATES))
         return server
+
+    def _watch_bank(self, server: LiveReloadServer) -> bool:
+        """Watch the content folder with file events; False where that is not possible."""
+        try:
+            from watchdog.events import FileSystemEvent, FileSystemEventHandler
+            from watchdog.observers import Observer
+            from watchdog.observers.polling import PollingObserver
+        except ImportError:  # pragma: no cover - MkDocs depends on watchdog
+            return False
+        condition: threading.Condition | None = getattr(server, "_rebuild_cond", None)
+        if Observer is PollingObserver or not hasattr(server, "_want_rebuild"):
+            return False
+        if not isinstance(condition, threading.Condition):
+            return False
+        rebuild = condition
+
+        class Changed(FileSystemEventHandler):
+            def on_any_event(self, event: FileSystemEvent) -> None:
+                # Reads of the bank ("opened", "closed_no_write") are not changes.
+                if event.event_type not in _CHANGES or (
+                    event.is_directory and event.event_type == "modified"
+                ):
+                    return
+                with rebuild:
+                    server._want_rebuild = True  # what MkDocs' own watcher sets
+                    rebuild.notify_all()
+
+        observer = Observer()
+        try:
+            observer.schedule(Changed(), str(self.content_root), recursive=True)
+            observer.start()
+        except OSError as error:  # e.g. the inotify watch limit: poll like MkDocs does
+            log.info("qbank: watching %s by polling (%s)", self.content_root, error)
+            return False
+        log.info("Watching %s for changes (file events)", self.content_root)
+        return True
 
 
 def _topic_url(config: MkDocsConfig) -> Any:
@@ -922,16 +1073,33 @@ def _topic_url(config: MkDocsConfig) -> Any:
     return url
 
 
-def _write_deferred(site: RenderedSite, locale: str, site_dir: Path) -> None:
+def _replace(temporary: Path, target: Path) -> bool:
+    temporary.replace(target)
+    return True
+
+
+def _write_deferred(
+    site: RenderedSite,
+    locale: str,
+    site_dir: Path,
+    swap: Callable[[Path, Path], bool] = _replace,
+    **limits: Any,
+) -> None:
     """Write a locale's practice and JSON API files (``RenderOptions.defer_files``) into
-    ``site_dir``, one at a time."""
+    ``site_dir``, one at a time, each under a temporary name first (a reader never sees half
+    a file). ``limits`` (fields, api) go to the producer (``_Renderer.data_files``);
+    ``swap(temporary, target)`` puts a file in place, or refuses (False: stop writing)."""
     produce = site.deferred.get(locale)
-    for path, chunks in produce() if produce is not None else ():
+    for path, chunks in produce(**limits) if produce is not None else ():
         target = site_dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("wb") as stream:
+        temporary = target.with_name(f".{target.name}.{threading.get_ident()}.part")
+        with temporary.open("wb") as stream:
             for chunk in chunks:
                 stream.write(chunk)
+        if not swap(temporary, target):
+            temporary.unlink()
+            return
 
 
 def _allow_bank_tags(config: MkDocsConfig, bank: Bank) -> None:

@@ -8,7 +8,7 @@ caller's Markdown renderer (``qbank.markup``), so this module stays pure: no MkD
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from qbank.bank import Bank, Entry
@@ -77,15 +77,19 @@ def iter_practice_files(
     permalink: Permalink = topic_permalink,
     locales: tuple[str, ...] = (),
     remembered: Callable[[Entry, str, Callable[[], str]], str] | None = None,
+    fields: Collection[str] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """``practice_files`` one file at a time (a field's questions in memory at most).
 
     ``remembered(entry, locale, make)`` may return a question's JSON text made before (for
-    ``mkdocs serve``, which writes these files again on every rebuild)."""
+    ``mkdocs serve``, which writes these files again on every rebuild); ``fields`` limits the
+    files to those fields (``mkdocs serve`` after an edit)."""
     for locale in bank.catalog.locales:
         if locales and locale not in locales:
             continue
         for field in bank.catalog.fields:
+            if fields is not None and field not in fields:
+                continue
             entries = [e for e in bank.field_entries(field) if locale in e.locales]
             texts: dict[str, str] = {}
             for seniority in bank.catalog.seniorities:

@@ -21,7 +21,7 @@ import html
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
@@ -95,8 +95,9 @@ class RenderedSite:
     nav: dict[str, list[Any]] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # locale → site title
     blocks: list[tuple[Slot, ...]] = field(default_factory=list)  # runs by placeholder number
-    # With ``RenderOptions.defer_files``: per locale, a producer of (path, chunks of bytes).
-    deferred: dict[str, Callable[[], Iterator[tuple[str, Iterable[bytes]]]]] = field(
+    # With ``RenderOptions.defer_files``: per locale, a producer of (path, chunks of bytes)
+    # (``_Renderer.data_files``: optional ``fields`` and ``api`` limit what it makes).
+    deferred: dict[str, Callable[..., Iterator[tuple[str, Iterable[bytes]]]]] = field(
         default_factory=dict
     )
 
@@ -339,6 +340,27 @@ class _Renderer:
             self._html.clear()  # question runs convert their texts again when written
         return site
 
+    def update(
+        self, previous: RenderedSite, topics: Collection[tuple[str, str]], changed: list[Entry]
+    ) -> RenderedSite:
+        """``previous`` (rendered from an earlier state of the same catalog) with the pages
+        that show ``topics``' questions and every home page rendered again, and the images
+        of the ``changed`` entries; blocks no page refers to any more are dropped."""
+        site = RenderedSite(
+            dict(previous.pages),
+            dict(previous.files),
+            previous.nav,
+            dict(previous.titles),
+            list(previous.blocks),
+        )
+        for locale in self.locales:
+            self.locale_pages(site, locale, topics)
+        for entry in changed:
+            self.images(site, entry)
+        self.practice_files(site)
+        _drop_unused_blocks(site)
+        return site
+
     def images(self, site: RenderedSite, entry: Entry) -> None:
         folder = (self.bank.root / entry.file).parent
         for texts in question_texts(entry):
@@ -358,17 +380,23 @@ class _Renderer:
                 for path, chunks in self.data_files(locale):
                     site.files[path] = b"".join(chunks)
 
-    def data_files(self, locale: str) -> Iterator[tuple[str, Iterable[bytes]]]:
-        """A locale's practice files and ``bank.json``, one at a time, the latter in chunks."""
+    def data_files(
+        self, locale: str, fields: Collection[str] | None = None, *, api: bool = True
+    ) -> Iterator[tuple[str, Iterable[bytes]]]:
+        """A locale's practice files and ``bank.json``, one at a time, the latter in chunks;
+        ``fields`` limits the practice files to those fields, ``api=False`` leaves
+        ``bank.json`` out (``mkdocs serve`` writes only what an edit changed)."""
         for path, data in practice.iter_practice_files(
             self.bank,
             lambda md, e: self.html(md, image_prefix(e)),
             locales=(locale,),
             remembered=partial(self.remembered, "practice"),
+            fields=fields,
         ):
             yield path, (data,)
-        head = bank_json(self.bank, locale, questions=False)
-        yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
+        if api:
+            head = bank_json(self.bank, locale, questions=False)
+            yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
 
     def _bank_json_chunks(self, head: dict[str, Any], locale: str) -> Iterator[bytes]:
         """``bank.json`` as ``json.dumps`` of the whole document would write it, a question
@@ -410,7 +438,12 @@ class _Renderer:
             done = self._html[key] = to_html(text, prefix)
         return done
 
-    def locale_pages(self, site: RenderedSite, locale: str) -> None:
+    def locale_pages(
+        self, site: RenderedSite, locale: str, topics: Collection[tuple[str, str]] | None = None
+    ) -> None:
+        """A locale's home, field, topic, seniority and practice pages and its nav; with
+        ``topics`` (``update``), only the home page and the pages that show those topics'
+        questions (the nav depends on the catalog only and is kept)."""
         bank, t = self.bank, strings_for(locale)
         name = bank.name
         in_locale = [e for e in bank.entries if locale in e.locales]
@@ -418,17 +451,21 @@ class _Renderer:
         site.titles[locale] = name(self.catalog.title, locale)
         nav: list[Any] = [{t["home"]: f"{locale}/index.md"}]
         fields = []
+        touched = None if topics is None else {f for f, _ in topics}
+        here = Counter(e.field for e in in_locale)
+        everywhere = Counter(e.field for e in bank.entries)
         for field_key, field_ in self.catalog.fields.items():
-            field_entries = [e for e in in_locale if e.field == field_key]
             fields.append(
                 {
                     "key": field_key,
                     "name": name(field_.name, locale),
-                    "count": len(field_entries),
-                    "total": sum(1 for e in bank.entries if e.field == field_key),
+                    "count": here[field_key],
+                    "total": everywhere[field_key],
                 }
             )
-            nav.append({name(field_.name, locale): self.field_pages(site, locale, field_key)})
+            if touched is None or field_key in touched:
+                field_nav = self.field_pages(site, locale, field_key, topics)
+                nav.append({name(field_.name, locale): field_nav})
         totals = Counter(loc for e in bank.entries for loc in e.locales)
         coverage = [
             {
@@ -449,9 +486,18 @@ class _Renderer:
             total=len(bank.entries),
             levels=levels,
         )
-        site.nav[locale] = nav
+        if topics is None:
+            site.nav[locale] = nav
 
-    def field_pages(self, site: RenderedSite, locale: str, field_key: str) -> list[Any]:
+    def field_pages(
+        self,
+        site: RenderedSite,
+        locale: str,
+        field_key: str,
+        only: Collection[tuple[str, str]] | None = None,
+    ) -> list[Any]:
+        """A field's index, topic, seniority and practice pages and its nav (with ``only``,
+        of its topic pages only those)."""
         bank, t, name = self.bank, strings_for(locale), self.bank.name
         field_ = self.catalog.fields[field_key]
         base = f"{locale}/{field_key}"
@@ -476,7 +522,8 @@ class _Renderer:
                     }
                 )
                 spec_nav.append({topic_name: f"{base}/{topic_key}/index.md"})
-                self.topic_page(site, locale, field_key, topic_key, topic_name, entries)
+                if only is None or (field_key, topic_key) in only:
+                    self.topic_page(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
                 specs.append({"name": name(spec.name, locale), "topics": topics})
                 nav.append({name(spec.name, locale): spec_nav})
@@ -703,6 +750,66 @@ def page_paths(bank: Bank, locale: str) -> list[str]:
         paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
         paths.append(f"{base}/practice/index.md")
     return paths
+
+
+PLACEHOLDER_NUMBER = re.compile(re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)"))
+"""Finds the placeholders of a page; group 1 is the number of the run it stands for."""
+# From this many changed question files on, ``update_site`` leaves it to a full render.
+UPDATE_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class SiteUpdate:
+    """``update_site``'s result: the site, and the fields whose pages and practice files may
+    have changed (the fields of every changed, added or removed question, before and after)."""
+
+    site: RenderedSite
+    fields: frozenset[str]
+
+
+def _drop_unused_blocks(site: RenderedSite) -> None:
+    """Renumber the runs of questions the pages refer to and drop the others (each update
+    renders some pages again, with new runs)."""
+    used = sorted(
+        {int(n) for markdown in site.pages.values() for n in PLACEHOLDER_NUMBER.findall(markdown)}
+    )
+    if len(used) == len(site.blocks):
+        return
+    number = {old: str(new) for new, old in enumerate(used)}
+    site.blocks = [site.blocks[n] for n in used]
+
+    def renumber(match: re.Match[str]) -> str:
+        return PLACEHOLDER.format(number[int(match.group(1))])
+
+    for path, markdown in site.pages.items():
+        if "qbank:question:" in markdown:
+            site.pages[path] = PLACEHOLDER_NUMBER.sub(renumber, markdown)
+
+
+def update_site(
+    before: Bank,
+    previous: RenderedSite,
+    bank: Bank,
+    options: RenderOptions,
+    cache: BodyCache | None = None,
+) -> SiteUpdate | None:
+    """``render_site(bank, options, cache)`` from ``previous``, the site rendered with the same
+    options for ``before``, rendering again only the pages that show changed questions (a
+    changed question is an ``Entry`` that is not the very object it was: the loader's file
+    cache hands back the same object while its file is unchanged). None when that does not
+    apply (another catalog or content folder, too many changes): render the whole site."""
+    if before.root != bank.root or before.catalog != bank.catalog:
+        return None
+    old = {entry.file: entry for entry in before.entries}
+    new = {entry.file: entry for entry in bank.entries}
+    changed = [path for path in old.keys() | new.keys() if old.get(path) is not new.get(path)]
+    if len(changed) > UPDATE_LIMIT:
+        return None
+    touched = [e for path in changed for e in (old.get(path), new.get(path)) if e is not None]
+    topics = {(entry.field, entry.topic) for entry in touched}
+    renderer = _Renderer(bank, options, cache)
+    site = renderer.update(previous, topics, [new[path] for path in sorted(changed) if path in new])
+    return SiteUpdate(site, frozenset(field_key for field_key, _ in topics))
 
 
 def render_site(
