@@ -95,7 +95,7 @@ def test_edits_additions_moves_and_removals_match_a_full_render(session: Session
     prompt = {**first["prompt"], "en": "Which **read path** does cache-aside use?"}
     edit(files[0], {"prompt": prompt})
     _, fields = session.reload()
-    assert fields == {"backend-engineer"}
+    assert fields == frozenset({"backend-engineer"})
 
     # Difficulty and seniority move the question within its topic and its level pages.
     edit(files[1], {"difficulty": 3, "seniority": ["senior"]})
@@ -114,7 +114,7 @@ def test_edits_additions_moves_and_removals_match_a_full_render(session: Session
     moved = root / "ml-engineer/optimization" / files[3].name
     files[3].rename(moved)
     _, fields = session.reload()
-    assert fields == {"backend-engineer", "ml-engineer"}
+    assert fields == frozenset({"backend-engineer", "ml-engineer"})
     files[4].unlink()
     bank, _ = session.reload()
     assert len(bank.entries) == sum(1 for _ in root.rglob("*.yaml")) - 1  # (the catalog)
