@@ -8,6 +8,7 @@ exporters never have to check anything again.
 from __future__ import annotations
 
 import gc
+import math
 import multiprocessing
 import operator
 import os
@@ -205,7 +206,8 @@ def _check_all(
         if catalog is None:
             return None, checked, problems
         found = [item for _, item, _ in checked if item is not None]
-        problems += _cross_file_problems(root, catalog, catalog_doc, found, helper)
+        memory = cache.derived if cache is not None else None
+        problems += _cross_file_problems(root, catalog, catalog_doc, found, helper, memory)
     return catalog, checked, problems
 
 
@@ -231,7 +233,7 @@ def _gc_paused() -> Iterator[None]:
 _CHUNK = 250
 PARALLEL_FROM = 2000
 
-QuestionFile = tuple[Path, str, str, str]  # path, display path, field, topic
+QuestionFile = tuple[str, str, str, str]  # path, display path, field, topic
 # locale -> hash of the normalized prompt, hashes of its tokens packed (8 bytes a token,
 # cheap to send between processes; the helper is forked, so hashes agree).
 PromptKeys = dict[str, tuple[int, "array[int]"]]
@@ -284,11 +286,10 @@ def _check_files_cached(
     if cache is None:
         return _check_files(checker, files, helper)
     cache.use_context((stamp(checker.root / CATALOG_FILE), checker.context["default_locale"]))
-    cache.keep_only({item[0] for item in files})
-    stamps = [stamp(item[0]) for item in files]
-    results: list[Checked | None] = [
-        cache.get(item[0], current) for item, current in zip(files, stamps, strict=True)
-    ]
+    paths = [item[0] for item in files]
+    cache.keep_only(set(paths))
+    stamps = list(map(stamp, paths))
+    results: list[Checked | None] = list(map(cache.get, paths, stamps))
     missing = [n for n, result in enumerate(results) if result is None]
     checked_files = _check_files(checker, [files[n] for n in missing], helper)
     for n, checked in zip(missing, checked_files, strict=True):
@@ -490,17 +491,18 @@ def _display_prefix(root: Path) -> str:
 def _question_files(
     root: Path, catalog: Catalog | None, problems: list[Problem]
 ) -> Iterator[QuestionFile]:
-    """Every question file, in a stable order; misplaced files become problems."""
+    """Every question file, in a stable order; misplaced files become problems.
+
+    Paths stay strings (no ``Path`` per file: a rebuild under ``mkdocs serve`` lists
+    every file of the bank again)."""
     topics = {(f, t) for f, _s, t in _catalog_topics(catalog)} if catalog else None
     prefix = _display_prefix(root)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        folder = Path(dirpath)
-        rel = folder.relative_to(root).parts
+        rel = Path(dirpath).relative_to(root).parts
         for name in sorted(filenames):
             if name.startswith(".") or not name.endswith((".yaml", ".yml")):
                 continue
-            path = folder / name
             parts = (*rel, name)
             if parts == (CATALOG_FILE,):
                 continue
@@ -553,7 +555,7 @@ def _question_files(
                     Problem(shown, 1, 1, "", what, valid_topics_hint(catalog, field_key))
                 )
                 continue
-            yield path, shown, field_key, topic_key
+            yield os.path.join(dirpath, name), shown, field_key, topic_key  # noqa: PTH118 (hot)
         # A folder named like a YAML file is a file that went wrong.
         for d in list(dirnames):
             if d.endswith(".yaml"):
@@ -602,10 +604,11 @@ class _QuestionChecker:
             {(f, t): s for f, s, t in _catalog_topics(catalog)} if catalog else {}
         )
 
-    def check(self, path: Path, shown: str, field_key: str, topic_key: str) -> Checked:
+    def check(self, file_path: str, shown: str, field_key: str, topic_key: str) -> Checked:
         """Every problem of one file; when it has none, what the cross-file checks need
         (its prompts' comparison keys are computed here, possibly in the helper process)
         and, if entries are kept, its entry."""
+        path = Path(file_path)
         doc = read_document(path, shown)
         if doc.problems:
             return doc.problems, None, None
@@ -928,17 +931,34 @@ def _cross_file_problems(
     catalog_doc: Document,
     found: list[Found],
     helper: _SecondProcess,
+    memory: dict[str, object] | None = None,
 ) -> list[Problem]:
+    """The problems between files: duplicate ids, identical and nearly identical prompts,
+    catalog topics without questions.
+
+    With ``memory`` (a ``FileCache``'s ``derived``, kept across ``mkdocs serve`` rebuilds)
+    the previous load's state (``_CrossFileState``) is updated instead of joining every
+    prompt again, and problems located by reading a file again are kept while the file is
+    unchanged. The result is the same as without it, problem for problem and in order.
+    """
+    previous = memory.pop(_CROSS_FILE_STATE, None) if memory is not None else None
+    if not isinstance(previous, _CrossFileState) or previous.locales != tuple(catalog.locales):
+        previous = None
+    changed: set[str] | None = None  # files whose cross-file facts changed (None: all)
+    renewed: set[str] = set()
+    if previous is not None:
+        renewed, changed = previous.changes(found)
+        if len(changed) > INCREMENTAL_UP_TO or previous.worn():
+            changed = None
+    rereads = _Rereads(root, catalog, previous, renewed)
     problems: list[Problem] = []
-    prefix = _display_prefix(root)
+    prefix = rereads.prefix
     first_with_id: dict[str, Found] = {}
     for item in found:
         other = first_with_id.setdefault(item.id, item)
         if other is not item:
             problems.append(
-                _problem_in(
-                    root,
-                    prefix + item.file,
+                rereads.problem(
                     item.file,
                     ("id",),
                     f"duplicate id, also used by {prefix + other.file}",
@@ -946,19 +966,6 @@ def _cross_file_problems(
                 )
             )
     token_sets: dict[str, PackedTokens] = {}
-    read_again: dict[tuple[str, str], str] = {}
-
-    def prompt_of(item: Found, locale: str) -> str:
-        """The normalized prompt, read again (only for prompts whose hashes are equal)."""
-        key = (item.file, locale)
-        if key not in read_again:
-            doc = read_document(root / item.file, prefix + item.file)
-            context = {"default_locale": catalog.default_locale}
-            question = validate_model(doc, Question, context)
-            text = question.prompt.get(locale, "") if question else ""
-            read_again[key] = normalize_text(text)
-        return read_again[key]
-
     for locale in catalog.locales:
         prompts: dict[int, Found] = {}
         token_sets[locale] = packed = []
@@ -968,11 +975,9 @@ def _cross_file_problems(
                 continue
             norm_hash, tokens = keys
             other = prompts.setdefault(norm_hash, item)
-            if other is not item and prompt_of(other, locale) == prompt_of(item, locale):
+            if other is not item and rereads.prompt(other, locale) == rereads.prompt(item, locale):
                 problems.append(
-                    _problem_in(
-                        root,
-                        prefix + item.file,
+                    rereads.problem(
                         item.file,
                         ("prompt", locale),
                         f"same prompt as {prefix + other.file}",
@@ -982,12 +987,17 @@ def _cross_file_problems(
                 continue
             if len(tokens) >= 5:
                 packed.append((n, tokens))
-    for locale, (a, b, score) in _near_duplicates_by_locale(token_sets, helper):
+    if previous is not None and changed is not None:
+        state = previous
+        near = state.update(found, token_sets, changed)
+    else:
+        near = list(_near_duplicates_by_locale(token_sets, helper))
+        if memory is not None:
+            state = _CrossFileState.after_join(tuple(catalog.locales), found, token_sets, near)
+    for locale, (a, b, score) in near:
         first, second = found[a], found[b]
         problems.append(
-            _problem_in(
-                root,
-                prefix + second.file,
+            rereads.problem(
                 second.file,
                 ("prompt", locale),
                 f"nearly the same prompt as {prefix + first.file} (similarity {score:.2f})",
@@ -1006,7 +1016,291 @@ def _cross_file_problems(
                     severity=Severity.WARNING,
                 )
             )
+    if memory is not None:
+        state.problems, state.prompts = rereads.used_problems, rereads.used_prompts
+        memory[_CROSS_FILE_STATE] = state
     return problems
+
+
+# The cross-file checks under ``mkdocs serve``, one edit at a time.
+#
+# A rebuild after an edit re-checks the edited file only (``FileCache``), but the cross-file
+# checks involve every question. Duplicate ids and identical prompts are dictionary passes
+# over all questions, cheap enough to run in full every time. The near-duplicate join of all
+# prompts is not (1.6 s at 30,000 questions x 3 locales), nor is reading files again for the
+# line of each near-duplicate warning. So a load kept in a ``FileCache`` leaves behind a
+# ``_CrossFileState``: the questions it saw (``Found`` by file), per locale the prompts that
+# took part in the join, the near-duplicate pairs found (by file), an inverted index of the
+# prompts' tokens, and the problems it located by reading files. The next load finds which
+# questions changed (a different ``Found``; added and removed ones) and which prompts joined
+# or left the join (an identical prompt elsewhere appeared or went); pairs of two untouched
+# prompts stand; each touched prompt is compared with every other through the index: exact
+# Jaccard similarity with the same threshold and rules as ``near_duplicates``; the pairs are
+# then ordered as ``near_duplicates`` orders them. When in doubt (first load, catalog
+# changed, many files changed, an index worn by many edits), everything is joined again.
+
+_CROSS_FILE_STATE = "bank.cross_file"  # the state's key in FileCache.derived
+INCREMENTAL_UP_TO = 300  # more changed questions than this: the cross-file checks in full
+
+
+class _NearPair(NamedTuple):
+    """A near-duplicate pair of prompts in one locale, by file."""
+
+    first: str
+    second: str  # the larger token set, or the later question of two the same size
+    score: float
+    size: int  # of the second's token set (how the pairs are ordered first)
+
+
+ProblemMemo = dict[str, dict[tuple[Any, ...], Problem]]  # file -> what was asked -> problem
+
+
+class _Rereads:
+    """What the cross-file checks read files again for: the line of a problem's key, and a
+    prompt's normalized text (when two prompts' hashes are equal). Both are taken from the
+    previous load while the file was not read again since (the same ``Found`` object: a
+    file's ``Found`` is made again whenever the file is checked again)."""
+
+    def __init__(
+        self,
+        root: Path,
+        catalog: Catalog,
+        previous: _CrossFileState | None,
+        renewed: set[str],
+    ) -> None:
+        self.root = root
+        self.prefix = _display_prefix(root)
+        self.context = {"default_locale": catalog.default_locale}
+        self.kept_problems: ProblemMemo = {}
+        self.kept_prompts: dict[tuple[str, str], str] = {}
+        if previous is not None:
+            self.kept_problems = previous.problems
+            self.kept_prompts = previous.prompts
+        self.renewed = renewed
+        self.used_problems: ProblemMemo = {}
+        self.used_prompts: dict[tuple[str, str], str] = {}
+
+    def problem(
+        self,
+        file: str,
+        key: Path_,
+        message: str,
+        hint: str,
+        severity: Severity = Severity.ERROR,
+    ) -> Problem:
+        """``_problem_in`` for a file under the content root, kept while it is unchanged."""
+        asked = (self.prefix, key, message, hint, severity)
+        problem = None
+        if file not in self.renewed:
+            problem = self.kept_problems.get(file, {}).get(asked)
+        if problem is None:
+            problem = _problem_in(self.root, self.prefix + file, file, key, message, hint, severity)
+        self.used_problems.setdefault(file, {})[asked] = problem
+        return problem
+
+    def prompt(self, item: Found, locale: str) -> str:
+        """The normalized prompt of a question in ``locale``, read again from its file."""
+        key = (item.file, locale)
+        text = self.used_prompts.get(key)
+        if text is None and item.file not in self.renewed:
+            text = self.kept_prompts.get(key)
+        if text is None:
+            doc = read_document(self.root / item.file, self.prefix + item.file)
+            question = validate_model(doc, Question, self.context)
+            text = normalize_text(question.prompt.get(locale, "") if question else "")
+        self.used_prompts[key] = text
+        return text
+
+
+@dataclass
+class _CrossFileState:
+    """What one load's cross-file checks leave for the next (see the notes above)."""
+
+    locales: tuple[str, ...]
+    found: dict[str, Found]  # by file
+    members: dict[str, set[str]]  # per locale: the files whose prompt took part in the join
+    pairs: dict[str, list[_NearPair]]  # per locale, in report order
+    indexes: dict[str, _TokenIndex]  # per locale, the members' tokens
+    problems: ProblemMemo = field(default_factory=dict)
+    prompts: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    @classmethod
+    def after_join(
+        cls,
+        locales: tuple[str, ...],
+        found: list[Found],
+        token_sets: dict[str, PackedTokens],
+        near: list[tuple[str, tuple[int, int, float]]],
+    ) -> _CrossFileState:
+        """The state after a full computation (``near``: its pairs, as indexes into ``found``)."""
+        pairs: dict[str, list[_NearPair]] = {locale: [] for locale in locales}
+        for locale, (a, b, score) in near:
+            second = found[b]
+            pairs[locale].append(
+                _NearPair(found[a].file, second.file, score, len(second.prompts[locale][1]))
+            )
+        return cls(
+            locales,
+            {item.file: item for item in found},
+            {loc: {found[n].file for n, _ in token_sets[loc]} for loc in locales},
+            pairs,
+            {
+                loc: _TokenIndex([(found[n].file, tokens) for n, tokens in token_sets[loc]])
+                for loc in locales
+            },
+        )
+
+    def changes(self, found: list[Found]) -> tuple[set[str], set[str]]:
+        """The files checked again since (a new ``Found``), and those among them whose
+        ``Found`` differs, with the files added and removed."""
+        renewed: set[str] = set()
+        changed: set[str] = set()
+        before = self.found
+        for item in found:
+            old = before.get(item.file)
+            if old is not item:
+                renewed.add(item.file)
+                if old != item:
+                    changed.add(item.file)
+        if len(found) - len(changed) != len(before):  # not only edits: some removed
+            present = {item.file for item in found}
+            changed.update(file for file in before if file not in present)
+        return renewed, changed
+
+    def worn(self) -> bool:
+        """Whether an index holds too many tokens of prompts since changed."""
+        return any(index.worn() for index in self.indexes.values())
+
+    def update(
+        self, found: list[Found], token_sets: dict[str, PackedTokens], changed: set[str]
+    ) -> list[tuple[str, tuple[int, int, float]]]:
+        """The near-duplicate pairs of the current ``found`` (as ``near_duplicates`` gives
+        them, per locale in catalog order), with this state brought up to date."""
+        at = {item.file: n for n, item in enumerate(found)}
+        near: list[tuple[str, tuple[int, int, float]]] = []
+        for locale in self.locales:
+            members = {found[n].file for n, _ in token_sets[locale]}
+            before = self.members[locale]
+            touched = {file for file in changed if file in members or file in before}
+            touched.update(members.symmetric_difference(before))
+            index = self.indexes[locale]
+            for file in touched:
+                if file in before:
+                    index.remove(file)
+            fresh = sorted((file for file in touched if file in members), key=at.__getitem__)
+            tokens_of = {file: found[at[file]].prompts[locale][1] for file in fresh}
+            index.add(list(tokens_of.items()))
+            pairs = {
+                (pair.first, pair.second): pair
+                for pair in self.pairs[locale]
+                if pair.first not in touched and pair.second not in touched
+            }
+            for file, mine in tokens_of.items():
+                mine_set = set(mine)
+                for other in index.candidates(file, mine, NEAR_DUPLICATE_THRESHOLD):
+                    theirs = found[at[other]].prompts[locale][1]
+                    common = len(mine_set.intersection(theirs))
+                    score = common / (len(mine) + len(theirs) - common)
+                    if score < NEAR_DUPLICATE_THRESHOLD:
+                        continue
+                    if (len(theirs), at[other]) > (len(mine), at[file]):
+                        pair = _NearPair(file, other, score, len(theirs))
+                    else:
+                        pair = _NearPair(other, file, score, len(mine))
+                    pairs[pair.first, pair.second] = pair
+            ordered = sorted(pairs.values(), key=lambda p: (p.size, at[p.second], at[p.first]))
+            self.members[locale] = members
+            self.pairs[locale] = ordered
+            near += [(locale, (at[p.first], at[p.second], p.score)) for p in ordered]
+        self.found = {item.file: item for item in found}
+        return near
+
+
+class _TokenIndex:
+    """One locale's prompts by token, for finding the prompts like a given one.
+
+    Every prompt of the join holds a slot; ``keys`` (the low 32 bits of its token hashes,
+    sorted) and ``owners`` (their slots) list its tokens. Keys may collide, which only adds
+    candidates: similarity is always computed exactly. A prompt that changes or leaves gets
+    its slot marked dead (its tokens stay until the index is built again, see ``worn``); a
+    prompt that joins gets a new slot, its tokens inserted in order.
+    """
+
+    def __init__(self, items: list[tuple[str, Collection[int]]]) -> None:
+        import numpy as np
+
+        self.files: list[str] = []
+        self.sizes: list[int] = []
+        self.alive = bytearray()
+        self.slot_of: dict[str, int] = {}
+        self.dead = 0
+        self.keys = np.empty(0, dtype=np.uint32)
+        self.owners = np.empty(0, dtype=np.int32)
+        self.add(items)
+
+    def add(self, items: list[tuple[str, Collection[int]]]) -> None:
+        """New slots for these prompts (file, token hashes)."""
+        import numpy as np
+
+        if not items:
+            return
+        first = len(self.files)
+        for file, tokens in items:
+            self.slot_of[file] = len(self.files)
+            self.files.append(file)
+            self.sizes.append(len(tokens))
+        self.alive += b"\x01" * len(items)
+        keys = _index_keys(np.concatenate([_as_int64(tokens) for _, tokens in items]))
+        owners = np.repeat(np.arange(first, len(self.files), dtype=np.int32), self.sizes[first:])
+        order = np.argsort(keys, kind="stable")
+        keys, owners = keys[order], owners[order]
+        if len(self.keys):
+            where = np.searchsorted(self.keys, keys)
+            keys, owners = np.insert(self.keys, where, keys), np.insert(self.owners, where, owners)
+        self.keys, self.owners = keys, owners
+
+    def remove(self, file: str) -> None:
+        """The prompt of ``file`` leaves the index."""
+        slot = self.slot_of.pop(file)
+        self.alive[slot] = 0
+        self.dead += self.sizes[slot]
+
+    def worn(self) -> bool:
+        """Whether a quarter of the keys belong to prompts no longer in the index."""
+        return self.dead * 4 > len(self.keys)
+
+    def candidates(self, file: str, tokens: Collection[int], threshold: float) -> list[str]:
+        """Every other prompt that may have Jaccard similarity ≥ ``threshold`` with
+        ``tokens``: those holding one of its rarest tokens, of a size that allows it.
+
+        A prompt that similar shares at least ``ceil(threshold * size)`` of the ``size``
+        tokens of this one (whichever is larger), so it holds one of any
+        ``size - ceil(threshold * size) + 1`` of them (one more taken, for rounding).
+        """
+        import numpy as np
+
+        size = len(tokens)
+        mine = np.unique(_index_keys(_as_int64(tokens)))
+        low = np.searchsorted(self.keys, mine, "left")
+        high = np.searchsorted(self.keys, mine, "right")
+        take = min(len(mine), size - math.ceil(threshold * size) + 2)
+        rarest = np.argsort(high - low, kind="stable")[:take].tolist()
+        slots = np.unique(np.concatenate([self.owners[low[k] : high[k]] for k in rarest]))
+        smallest, largest = int(threshold * size) - 1, int(size / threshold) + 1
+        own = self.slot_of[file]
+        alive, sizes, files = self.alive, self.sizes, self.files
+        return [
+            files[slot]
+            for slot in slots.tolist()
+            if alive[slot] and slot != own and smallest <= sizes[slot] <= largest
+        ]
+
+
+def _index_keys(hashes: IntArray) -> Any:
+    """The low 32 bits of token hashes (the keys of a ``_TokenIndex``)."""
+    import numpy as np
+
+    return (hashes & 0xFFFFFFFF).astype(np.uint32)
 
 
 def _join(items: PackedTokens) -> list[tuple[int, int, float]]:
