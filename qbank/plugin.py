@@ -60,6 +60,7 @@ from qbank.render import (
     RenderedSite,
     RenderOptions,
     Slot,
+    gone_entries,
     page_paths,
     render_site,
     strings_for,
@@ -203,6 +204,7 @@ class _ServeState:
     fields: frozenset[str] | None = None
     api_generation: int = 0  # the latest background write of the JSON API files
     api_lock: threading.Lock = field(default_factory=threading.Lock)
+    api_writer: threading.Thread | None = None  # the background write this build starts
 
     def discard(self) -> None:
         """Forget the build in progress (it failed): the served folder stays as it was."""
@@ -891,7 +893,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     if state.api_generation == generation:
                         _write_deferred(site, locale, served, swap, fields=(), api=True)
 
-        threading.Thread(target=write_api, name="qbank-api", daemon=True).start()
+        # Started once this build is published (``_publish_served``): it would slow it down.
+        state.api_writer = threading.Thread(target=write_api, name="qbank-api", daemon=True)
 
     def _unchanged_locale(self, locale: str) -> bool:
         """Under ``mkdocs serve``, whether this rebuild leaves every page of ``locale`` as it
@@ -909,8 +912,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         a full rebuild (catalog, config…) makes them all again."""
         state = self.serve
         if state.docs_of is not bank:  # the first locale of this rebuild
-            current = set() if state.full else {id(entry) for entry in bank.entries}
-            state.docs = {k: v for k, v in state.docs.items() if id(v[0]) in current}
+            if state.full:
+                state.docs = {}
+            for entry in gone_entries(state.docs_of, bank):
+                for locale_of in entry.locales:
+                    kept = state.docs.get((id(entry), locale_of))
+                    if kept is not None and kept[0] is entry:
+                        del state.docs[id(entry), locale_of]
             state.docs_of = bank
         docs = []
         for entry in bank.entries:
@@ -958,6 +966,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         )
         state.discard()
         config.site_dir = str(served)
+        if state.api_writer is not None:
+            state.api_writer.start()
+            state.api_writer = None
 
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 
@@ -1011,6 +1022,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             publish.discard(self.staging)
             self.staging = None
         self.serve.discard()
+        self.serve.api_writer = None
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any

@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -152,25 +152,47 @@ def image_prefix(entry: Entry, depth: int = 3) -> str:
     return f"{'../' * depth}{IMAGES}/{entry.field}/{entry.topic}/"
 
 
+def gone_entries(before: Bank | None, after: Bank) -> list[Entry]:
+    """The entries of ``before`` that are not (the very same objects) in ``after``: changed,
+    moved or removed questions (a loader's file cache hands back the same ``Entry`` while its
+    file is unchanged)."""
+    if before is None or before is after:
+        return []
+    kept = {id(entry) for entry in after.entries}
+    return [entry for entry in before.entries if id(entry) not in kept]
+
+
+# What a renderer keeps per question and locale besides its body (``_Renderer.remembered``).
+REMEMBERED = ("practice", "bank")
+
+
 class BodyCache:
     """Rendered question bodies kept across renders of one bank (``mkdocs serve`` rebuilds).
 
     A body is reused only for the very same ``Entry`` object (the loader's file cache hands
     back the same object while its file is unchanged), the same options and an equal
-    catalog; anything else renders again. Bodies of questions gone from the bank are dropped.
+    catalog; anything else renders again. What was kept for questions gone from the bank
+    since the last render is dropped (found from the two banks' entries: a rebuild after an
+    edit never walks every body).
     """
 
     def __init__(self) -> None:
         self.key: tuple[RenderOptions, Any] | None = None
+        self.bank: Bank | None = None
         self.bodies: dict[tuple[str, str], tuple[Entry, str]] = {}
 
     def start(self, bank: Bank, options: RenderOptions) -> dict[tuple[str, str], tuple[Entry, str]]:
         """The bodies still valid for a render of ``bank`` with ``options``."""
         key = (options, bank.catalog)
         if key != self.key:
-            self.key, self.bodies = key, {}
-        current = {id(e) for e in bank.entries}
-        self.bodies = {k: v for k, v in self.bodies.items() if id(v[0]) in current}
+            self.key, self.bodies, self.bank = key, {}, None
+        for entry in gone_entries(self.bank, bank):
+            for locale in entry.locales:
+                for name in (entry.id, *(f"{kind}:{entry.id}" for kind in REMEMBERED)):
+                    kept = self.bodies.get((name, locale))
+                    if kept is not None and kept[0] is entry:
+                        del self.bodies[name, locale]
+        self.bank = bank
         return self.bodies
 
 
@@ -446,27 +468,25 @@ class _Renderer:
         questions (the nav depends on the catalog only and is kept)."""
         bank, t = self.bank, strings_for(locale)
         name = bank.name
-        in_locale = [e for e in bank.entries if locale in e.locales]
         levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
         site.titles[locale] = name(self.catalog.title, locale)
         nav: list[Any] = [{t["home"]: f"{locale}/index.md"}]
         fields = []
         touched = None if topics is None else {f for f, _ in topics}
-        here = Counter(e.field for e in in_locale)
-        everywhere = Counter(e.field for e in bank.entries)
+        counts = self.counts
         for field_key, field_ in self.catalog.fields.items():
             fields.append(
                 {
                     "key": field_key,
                     "name": name(field_.name, locale),
-                    "count": here[field_key],
-                    "total": everywhere[field_key],
+                    "count": counts[field_key, locale],
+                    "total": counts[field_key, ""],
                 }
             )
             if touched is None or field_key in touched:
                 field_nav = self.field_pages(site, locale, field_key, topics)
                 nav.append({name(field_.name, locale): field_nav})
-        totals = Counter(loc for e in bank.entries for loc in e.locales)
+        totals = {loc: counts["", loc] for loc in self.catalog.locales}
         coverage = [
             {
                 "locale": loc,
@@ -488,6 +508,18 @@ class _Renderer:
         )
         if topics is None:
             site.nav[locale] = nav
+
+    @cached_property
+    def counts(self) -> Counter[tuple[str, str]]:
+        """Questions by (field, locale); ``(field, "")`` in all locales, ``("", locale)`` in
+        all fields (the home pages' figures)."""
+        counts: Counter[tuple[str, str]] = Counter()
+        for entry in self.bank.entries:
+            counts[entry.field, ""] += 1
+            for locale in entry.locales:
+                counts[entry.field, locale] += 1
+                counts["", locale] += 1
+        return counts
 
     def field_pages(
         self,
@@ -602,10 +634,14 @@ class _Renderer:
         entries: Iterable[Entry],
     ) -> None:
         groups = []
+        by_topic: dict[str, list[Entry]] = {}
+        for entry in entries:
+            if level_key in entry.seniorities:
+                by_topic.setdefault(entry.topic, []).append(entry)
         for f, _s, topic_key in self.bank.topics():
             if f != field_key:
                 continue
-            chosen = [e for e in entries if e.topic == topic_key and level_key in e.seniorities]
+            chosen = by_topic.get(topic_key)
             if chosen:
                 topic = self.catalog.fields[f].specializations[_s].topics[topic_key]
                 groups.append(
