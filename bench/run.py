@@ -305,8 +305,22 @@ def _get(port: int, path: str) -> str | None:
         return None
 
 
-def edit_preview(project: Path, content: Path, edits: int) -> list[float]:
-    """Seconds from rewriting one question file to the served topic page showing it."""
+EDIT_KINDS = ("one locale", "every locale")
+
+
+def _edited(original: str, marker: str, kind: str) -> str:
+    """The question file with ``marker`` at the start of its English prompt (``one locale``)
+    or of the prompt in every locale (``every locale``: every locale's pages change)."""
+    locales = ("en",) if kind == "one locale" else ("en", "tr", "zh")
+    text = original
+    for locale in locales:
+        text = text.replace(f"  {locale}: |\n    ", f"  {locale}: |\n    {marker} ", 1)
+    return text
+
+
+def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[float]]:
+    """Seconds from rewriting one question file to the served topic page showing it, for
+    ``edits`` edits of each kind (``EDIT_KINDS``), alternating."""
     port = _free_port()
     log = (project / "serve.log").open("wb")
     server = subprocess.Popen(
@@ -317,7 +331,7 @@ def edit_preview(project: Path, content: Path, edits: int) -> list[float]:
         stderr=subprocess.STDOUT,
     )
     files = sorted(content.glob("*/*/*.yaml"))
-    times: list[float] = []
+    times: dict[str, list[float]] = {kind: [] for kind in EDIT_KINDS}
     try:
         target = files[len(files) // 2]
         page = f"/en/{target.parent.parent.name}/{target.parent.name}/"
@@ -328,19 +342,20 @@ def edit_preview(project: Path, content: Path, edits: int) -> list[float]:
             time.sleep(0.5)
         original = target.read_text("utf-8")
         for n in range(edits):
-            marker = f"Benchedit{n}x{os.getpid()}"
-            text = original.replace("  en: |\n    ", f"  en: |\n    {marker} ", 1)
-            time.sleep(1.0)  # let the watcher settle after the previous rebuild
-            start = time.perf_counter()
-            target.write_text(text, "utf-8")
-            while True:
-                body = _get(port, page)
-                if body is not None and marker in body:
-                    break
-                if time.perf_counter() - start > 600:
-                    raise SystemExit("the served page never showed the edit")
-                time.sleep(0.02)
-            times.append(time.perf_counter() - start)
+            for kind in EDIT_KINDS:
+                marker = f"Benchedit{n}x{len(times[kind])}x{os.getpid()}"
+                text = _edited(original, marker, kind)
+                time.sleep(2.0)  # let the previous rebuild's background writes settle
+                start = time.perf_counter()
+                target.write_text(text, "utf-8")
+                while True:
+                    body = _get(port, page)
+                    if body is not None and marker in body:
+                        break
+                    if time.perf_counter() - start > 600:
+                        raise SystemExit("the served page never showed the edit")
+                    time.sleep(0.02)
+                times[kind].append(time.perf_counter() - start)
         target.write_text(original, "utf-8")
     finally:
         server.terminate()
@@ -349,13 +364,14 @@ def edit_preview(project: Path, content: Path, edits: int) -> list[float]:
     return times
 
 
-def print_edit_preview(times: list[float]) -> None:
-    """Print the median and every edit → preview time."""
-    print(
-        "  edit → preview under mkdocs serve: median "
-        f"{statistics.median(times):.2f} s ({', '.join(f'{t:.2f}' for t in times)})",
-        flush=True,
-    )
+def print_edit_preview(times: dict[str, list[float]]) -> None:
+    """Print the median and every edit → preview time of each kind of edit."""
+    for kind, seconds in times.items():
+        print(
+            f"  edit → preview under mkdocs serve ({kind}): median "
+            f"{statistics.median(seconds):.2f} s ({', '.join(f'{t:.2f}' for t in seconds)})",
+            flush=True,
+        )
 
 
 # -- main --------------------------------------------------------------------------------------

@@ -60,7 +60,6 @@ from qbank.render import (
     RenderedSite,
     RenderOptions,
     Slot,
-    gone_entries,
     page_paths,
     render_site,
     strings_for,
@@ -188,9 +187,9 @@ class _ServeState:
     staging: Path | None = None  # this build's output, moved into ``served`` at its end
     whole: Any = None  # the global signature of the last published build
     shared: _Shared | None = None  # the bank and pages of the last published build
-    # Search documents by (id of the Entry, locale), with the Entry (``_serve_docs``).
-    docs: dict[tuple[int, str], tuple[Entry, SearchDoc]] = field(default_factory=dict)
-    docs_of: Bank | None = None  # the bank the documents were last checked against
+    # Per locale, the bank's entries and each one's search document (None when the question
+    # is not in that locale) at the last rebuild (``_serve_docs``).
+    docs: dict[str, tuple[tuple[Entry, ...], list[SearchDoc | None]]] = field(default_factory=dict)
     built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
     published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
     rendered_with: RenderOptions | None = None  # the options of the published render
@@ -908,28 +907,29 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def _serve_docs(self, bank: Bank, locale: str) -> list[SearchDoc]:
         """``bank_docs`` under ``mkdocs serve``: a question whose file did not change (the
-        loader hands back the very same ``Entry``) keeps its document from the last rebuild;
-        a full rebuild (catalog, config…) makes them all again."""
+        loader hands back the very same ``Entry``) keeps its document from the last rebuild
+        (found at its place in the bank, else by the entry); a full rebuild (catalog,
+        config…) makes them all again."""
         state = self.serve
-        if state.docs_of is not bank:  # the first locale of this rebuild
-            if state.full:
-                state.docs = {}
-            for entry in gone_entries(state.docs_of, bank):
-                for locale_of in entry.locales:
-                    kept = state.docs.get((id(entry), locale_of))
-                    if kept is not None and kept[0] is entry:
-                        del state.docs[id(entry), locale_of]
-            state.docs_of = bank
-        docs = []
-        for entry in bank.entries:
-            if locale not in entry.locales:
+        last = None if state.full else state.docs.get(locale)
+        old_entries, old_docs = last if last is not None else ((), [])
+        by_entry: dict[int, tuple[Entry, SearchDoc | None]] | None = None
+        aligned: list[SearchDoc | None] = []
+        for n, entry in enumerate(bank.entries):
+            if n < len(old_entries) and old_entries[n] is entry:
+                aligned.append(old_docs[n])
                 continue
-            kept = state.docs.get((id(entry), locale))
-            if kept is None or kept[0] is not entry:
-                doc = question_doc(bank, entry, locale, self.topic_url(locale, entry))
-                kept = state.docs[id(entry), locale] = (entry, doc)
-            docs.append(kept[1])
-        return docs
+            if by_entry is None:
+                by_entry = {id(e): (e, d) for e, d in zip(old_entries, old_docs, strict=True)}
+            kept = by_entry.get(id(entry))
+            if kept is not None and kept[0] is entry:
+                aligned.append(kept[1])
+            elif locale in entry.locales:
+                aligned.append(question_doc(bank, entry, locale, self.topic_url(locale, entry)))
+            else:
+                aligned.append(None)
+        state.docs[locale] = (bank.entries, aligned)
+        return [doc for doc in aligned if doc is not None]
 
     @event_priority(-100)  # after ``_build_locales`` wrote every locale into the staging folder
     def _publish_served(self, *, config: MkDocsConfig) -> None:
