@@ -283,6 +283,42 @@ def _same_signature(old: Any, new: Any) -> bool:
     )
 
 
+_THEME_LISTINGS: dict[Any, list[str]] = {}  # theme static files by theme folders (serve)
+
+
+def _keep_theme_listing(theme: Any) -> None:
+    """Under ``mkdocs serve``, list the theme's static files once, not on every rebuild: each
+    build walks every theme folder (Material ships thousands of icons) and matches every name
+    against a dozen patterns to find them (``Files.add_files_from_theme``, a tenth of a
+    second or two). The listing is reused while the theme folders outside installed packages
+    (custom and qbank's override folders) hold the same files; any other caller of
+    ``list_templates`` gets a fresh listing."""
+    make_env = theme.get_env
+
+    def get_env() -> jinja2.Environment:
+        env: jinja2.Environment = make_env()
+        list_templates = env.list_templates
+
+        def listing(extensions: Any = None, filter_func: Any = None) -> list[str]:
+            qualified = getattr(filter_func, "__qualname__", "")
+            if extensions is not None or qualified != "Files.add_files_from_theme.<locals>.filter":
+                return list_templates(extensions, filter_func)
+            key = (
+                tuple(theme.dirs),
+                tuple(sorted(theme.static_templates)),
+                tuple(_tree_stat(Path(d)) for d in theme.dirs if "site-packages" not in d),
+            )
+            if key not in _THEME_LISTINGS:
+                _THEME_LISTINGS.clear()
+                _THEME_LISTINGS[key] = list_templates(None, filter_func)
+            return list(_THEME_LISTINGS[key])
+
+        env.list_templates = listing  # type: ignore[method-assign]
+        return env
+
+    theme.get_env = get_env
+
+
 class _TemplateCode(jinja2.BytecodeCache):
     """Compiled theme templates kept in memory across builds (``mkdocs serve`` makes a new
     Jinja environment for every build, and for every locale: each compiled Material's
@@ -402,6 +438,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             target = config.extra_css if asset.endswith(".css") else config.extra_javascript
             if asset not in [str(item) for item in target]:
                 target.append(asset)
+        if self.command == "serve":
+            _keep_theme_listing(config.theme)
         if config.repo_url:
             self.folder_url = urljoin(
                 config.repo_url.rstrip("/") + "/", f"tree/{self._branch(config)}/{self.repo_path}/"
