@@ -306,7 +306,7 @@ def _keep_theme_listing(theme: Any) -> None:
             key = (
                 tuple(theme.dirs),
                 tuple(sorted(theme.static_templates)),
-                tuple(_tree_stat(Path(d)) for d in theme.dirs if "site-packages" not in d),
+                tuple(tuple(_tree_stat(Path(d))) for d in theme.dirs if "site-packages" not in d),
             )
             if key not in _THEME_LISTINGS:
                 _THEME_LISTINGS.clear()
