@@ -13,6 +13,7 @@ import multiprocessing
 import operator
 import os
 import re
+import time
 import unicodedata
 from array import array
 from collections import Counter
@@ -24,7 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from qbank.cache import FileCache, stamp
+from qbank.cache import FileCache, Stamp, stamp
 from qbank.loader import Document, Path_, read_document, validate_model
 from qbank.model import (
     DIFFICULTY_SENIORITY,
@@ -198,7 +199,11 @@ def _check_all(
         ]
     default_locale = catalog.default_locale if catalog else _raw_default_locale(catalog_doc)
     checker = _QuestionChecker(root, catalog, default_locale, keep_entries=keep_entries)
-    files = list(_question_files(root, catalog, problems))
+    memory = None
+    if cache is not None:
+        cache.use_context((stamp(root / CATALOG_FILE), default_locale))
+        memory = cache.derived
+    files = _question_files(root, catalog, problems, memory)
     with _gc_paused(), _SecondProcess() as helper:
         checked = _check_files_cached(checker, files, cache, helper)
         for file_problems, _, _ in checked:
@@ -206,7 +211,6 @@ def _check_all(
         if catalog is None:
             return None, checked, problems
         found = [item for _, item, _ in checked if item is not None]
-        memory = cache.derived if cache is not None else None
         problems += _cross_file_problems(root, catalog, catalog_doc, found, helper, memory)
     return catalog, checked, problems
 
@@ -285,7 +289,6 @@ def _check_files_cached(
     """``_check_files``, reusing the cached result of every file whose stamp is unchanged."""
     if cache is None:
         return _check_files(checker, files, helper)
-    cache.use_context((stamp(checker.root / CATALOG_FILE), checker.context["default_locale"]))
     paths = [item[0] for item in files]
     cache.keep_only(set(paths))
     stamps = list(map(stamp, paths))
@@ -489,86 +492,170 @@ def _display_prefix(root: Path) -> str:
 
 
 def _question_files(
-    root: Path, catalog: Catalog | None, problems: list[Problem]
-) -> Iterator[QuestionFile]:
-    """Every question file, in a stable order; misplaced files become problems.
+    root: Path,
+    catalog: Catalog | None,
+    problems: list[Problem],
+    memory: dict[str, object] | None = None,
+) -> list[QuestionFile]:
+    """Every question file, in a stable order (``os.walk``'s, folders and names sorted);
+    misplaced files become problems.
 
-    Paths stay strings (no ``Path`` per file: a rebuild under ``mkdocs serve`` lists
-    every file of the bank again)."""
+    With ``memory`` (a ``FileCache``'s ``derived``) each folder's result is kept with the
+    folder's stamp and used again while the stamp is unchanged (adding, removing or renaming
+    an entry changes it): a rebuild under ``mkdocs serve`` then stats folders, not list them.
+    A folder holding symbolic links, or changed in the last seconds (a change within the
+    same clock tick would keep its stamp), is always listed again.
+    """
     topics = {(f, t) for f, _s, t in _catalog_topics(catalog)} if catalog else None
     prefix = _display_prefix(root)
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        rel = Path(dirpath).relative_to(root).parts
-        for name in sorted(filenames):
-            if name.startswith(".") or not name.endswith((".yaml", ".yml")):
-                continue
-            parts = (*rel, name)
-            if parts == (CATALOG_FILE,):
-                continue
-            shown = prefix + "/".join(parts)
-            if name.endswith(".yml"):
-                problems.append(
-                    Problem(
-                        shown,
-                        1,
-                        1,
-                        "",
-                        "question files end in .yaml",
-                        f"rename to {name[:-4]}.yaml",
-                    )
+    kept = memory.pop(_LISTING, None) if memory is not None else None
+    if not isinstance(kept, _Listing) or kept.prefix != prefix:
+        kept = _Listing(prefix)
+    listed = _Listing(prefix)
+    recent = time.time_ns() - _RECENT_NS
+    files: list[QuestionFile] = []
+
+    def visit(dirpath: str, rel: tuple[str, ...]) -> None:
+        current = stamp(dirpath)
+        folder = kept.folders.get(dirpath)
+        if folder is None or current is None or folder.stamp != current:
+            folder = _list_folder(dirpath, rel, prefix, catalog, topics, current)
+            if folder is None:
+                return
+        if folder.stamp is not None and folder.stamp[0] < recent:
+            listed.folders[dirpath] = folder
+        files.extend(folder.files)
+        problems.extend(folder.problems)
+        for name in folder.descend:
+            visit(os.path.join(dirpath, name), (*rel, name))  # noqa: PTH118 (hot)
+
+    visit(os.fspath(root), ())
+    if memory is not None:
+        memory[_LISTING] = listed
+    return files
+
+
+_LISTING = "bank.listing"  # the listing's key in FileCache.derived
+_RECENT_NS = 2_000_000_000  # a folder changed this recently is listed again next time
+
+
+@dataclass
+class _Folder:
+    """One folder's part of the listing."""
+
+    stamp: Stamp | None  # None: listed again every time (it holds symbolic links)
+    files: list[QuestionFile]
+    problems: list[Problem]
+    descend: list[str]  # the subfolders to list, in order
+
+
+@dataclass
+class _Listing:
+    prefix: str  # the display prefix the problems were written with
+    folders: dict[str, _Folder] = field(default_factory=dict)
+
+
+def _list_folder(
+    dirpath: str,
+    rel: tuple[str, ...],
+    prefix: str,
+    catalog: Catalog | None,
+    topics: set[tuple[str, str]] | None,
+    current: Stamp | None,
+) -> _Folder | None:
+    """One folder as ``os.walk`` sees it (None when it cannot be listed): its question
+    files, the problems of misplaced ones, and the subfolders to enter."""
+    dirnames: list[str] = []
+    filenames: list[str] = []
+    links = False
+    try:
+        with os.scandir(dirpath) as entries:
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                (dirnames if is_dir else filenames).append(entry.name)
+                try:
+                    links = links or entry.is_symlink()
+                except OSError:
+                    links = True
+    except OSError:
+        return None
+    dirnames = sorted(d for d in dirnames if not d.startswith("."))
+    files: list[QuestionFile] = []
+    problems: list[Problem] = []
+    for name in sorted(filenames):
+        if name.startswith(".") or not name.endswith((".yaml", ".yml")):
+            continue
+        parts = (*rel, name)
+        if parts == (CATALOG_FILE,):
+            continue
+        shown = prefix + "/".join(parts)
+        if name.endswith(".yml"):
+            problems.append(
+                Problem(
+                    shown,
+                    1,
+                    1,
+                    "",
+                    "question files end in .yaml",
+                    f"rename to {name[:-4]}.yaml",
                 )
-                continue
-            if len(parts) != 3:
-                problems.append(
-                    Problem(
-                        shown,
-                        1,
-                        1,
-                        "",
-                        "a question file must sit in a topic folder",
-                        valid_topics_hint(catalog),
-                    )
+            )
+            continue
+        if len(parts) != 3:
+            problems.append(
+                Problem(
+                    shown,
+                    1,
+                    1,
+                    "",
+                    "a question file must sit in a topic folder",
+                    valid_topics_hint(catalog),
                 )
-                continue
-            field_key, topic_key, _ = parts
-            slug = name[:-5]
-            if not _SLUG.match(slug):
-                problems.append(
-                    Problem(
-                        shown,
-                        1,
-                        1,
-                        "",
-                        f"file name {name!r} is not a slug",
-                        "lowercase letters, digits and hyphens, e.g. gpu-step-phases.yaml",
-                    )
+            )
+            continue
+        field_key, topic_key, _ = parts
+        slug = name[:-5]
+        if not _SLUG.match(slug):
+            problems.append(
+                Problem(
+                    shown,
+                    1,
+                    1,
+                    "",
+                    f"file name {name!r} is not a slug",
+                    "lowercase letters, digits and hyphens, e.g. gpu-step-phases.yaml",
                 )
-                continue
-            if topics is not None and catalog is not None and (field_key, topic_key) not in topics:
-                what = (
-                    f"unknown topic folder {topic_key!r} in field {field_key!r}"
-                    if field_key in catalog.fields
-                    else f"unknown field folder {field_key!r}"
+            )
+            continue
+        if topics is not None and catalog is not None and (field_key, topic_key) not in topics:
+            what = (
+                f"unknown topic folder {topic_key!r} in field {field_key!r}"
+                if field_key in catalog.fields
+                else f"unknown field folder {field_key!r}"
+            )
+            problems.append(Problem(shown, 1, 1, "", what, valid_topics_hint(catalog, field_key)))
+            continue
+        path = os.path.join(dirpath, name)  # noqa: PTH118 (hot)
+        files.append((path, shown, field_key, topic_key))
+    # A folder named like a YAML file is a file that went wrong.
+    for d in dirnames:
+        if d.endswith(".yaml"):
+            problems.append(
+                Problem(
+                    display_path(Path(dirpath) / d),
+                    1,
+                    1,
+                    "",
+                    "a directory where a YAML file was expected",
+                    "a file, not a folder, named <slug>.yaml",
                 )
-                problems.append(
-                    Problem(shown, 1, 1, "", what, valid_topics_hint(catalog, field_key))
-                )
-                continue
-            yield os.path.join(dirpath, name), shown, field_key, topic_key  # noqa: PTH118 (hot)
-        # A folder named like a YAML file is a file that went wrong.
-        for d in list(dirnames):
-            if d.endswith(".yaml"):
-                problems.append(
-                    Problem(
-                        display_path(Path(dirpath) / d),
-                        1,
-                        1,
-                        "",
-                        "a directory where a YAML file was expected",
-                        "a file, not a folder, named <slug>.yaml",
-                    )
-                )
+            )
+    # os.walk does not enter linked folders.
+    descend = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]  # noqa: PTH114, PTH118
+    return _Folder(None if links else current, files, problems, descend)
 
 
 _QUESTION_KEYS = ", ".join(Question.model_fields)

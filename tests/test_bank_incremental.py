@@ -55,7 +55,7 @@ class Editor:
         self.serial = 0
 
     def files(self) -> list[Path]:
-        return sorted(self.root.glob("*/*/*.yaml"))
+        return sorted(self.root.glob("*/*/*.y*ml"))
 
     def pick(self) -> Path:
         return self.rng.choice(self.files())
@@ -65,11 +65,19 @@ class Editor:
         assert isinstance(data, dict)
         return data
 
+    def tick(self, path: Path) -> None:
+        """``path`` and its folder get a new modification time (folders too: the listing is
+        kept per folder while its stamp holds, and real time would make every folder
+        "recent", listed again whatever the cache)."""
+        self.clock += 1_000_000_000
+        if path.exists():
+            os.utime(path, ns=(self.clock, self.clock))
+        os.utime(path.parent, ns=(self.clock, self.clock))
+
     def write_text(self, path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
-        self.clock += 1_000_000_000
-        os.utime(path, ns=(self.clock, self.clock))
+        self.tick(path)
 
     def write(self, path: Path, data: dict[str, Any]) -> None:
         self.write_text(path, yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
@@ -158,6 +166,7 @@ class Editor:
     def remove(self) -> str:
         a = self.pick()
         a.unlink()
+        self.tick(a)
         return f"{a.name} removed"
 
     def move(self) -> str:
@@ -165,6 +174,7 @@ class Editor:
         target = self.new_path()
         text = a.read_text("utf-8")
         a.unlink()
+        self.tick(a)
         self.write_text(target, text)
         return f"{a.name} moved to {target.relative_to(self.root)}"
 
@@ -186,6 +196,21 @@ class Editor:
         self.write(a, data)
         return f"{a.name} without {locale}"
 
+    def misplace(self) -> str:
+        """A question where none may be: an unknown folder, a bad name, a .yml file."""
+        a = self.pick()
+        field_folder = a.parent.parent
+        target = self.rng.choice(
+            [
+                field_folder / "no-such-topic" / a.name,
+                a.parent / f"Bad_Name_{self.serial}.yaml",
+                a.parent / f"{a.stem}-{self.serial}.yml",
+            ]
+        )
+        self.serial += 1
+        self.write_text(target, a.read_text("utf-8"))
+        return f"{a.name} copied to {target.relative_to(self.root)}"
+
     def break_yaml(self) -> str:
         a = self.pick()
         self.write_text(a, a.read_text("utf-8") + "\n  : : [unclosed\n")
@@ -206,6 +231,7 @@ class Editor:
             (self.shift_lines, 3),
             (self.drop_locale, 1),
             (self.break_yaml, 1),
+            (self.misplace, 1),
         ]
         actions, weights = zip(*edits, strict=True)
         while True:
