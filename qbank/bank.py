@@ -1028,40 +1028,47 @@ def _cross_file_problems(
     prompt again, and problems located by reading a file again are kept while the file is
     unchanged. The result is the same as without it, problem for problem and in order.
     """
+    locales = tuple(catalog.locales)
     previous = memory.pop(_CROSS_FILE_STATE, None) if memory is not None else None
-    if not isinstance(previous, _CrossFileState) or previous.locales != tuple(catalog.locales):
+    if not isinstance(previous, _CrossFileState) or previous.locales != locales:
         previous = None
-    changed: set[str] | None = None  # files whose cross-file facts changed (None: all)
-    renewed: set[str] = set()
-    if previous is not None:
-        renewed, changed = previous.changes(found)
-        if len(changed) > INCREMENTAL_UP_TO or previous.worn():
-            changed = None
-    rereads = _Rereads(root, catalog, previous, renewed)
+    changes = previous.changes(found) if previous is not None else None
+    rereads = _Rereads(root, catalog, previous, changes.renewed if changes else set())
     problems: list[Problem] = []
     prefix = rereads.prefix
-    first_with_id: dict[str, Found] = {}
-    for item in found:
-        other = first_with_id.setdefault(item.id, item)
-        if other is not item:
-            problems.append(
-                rereads.problem(
-                    item.file,
-                    ("id",),
-                    f"duplicate id, also used by {prefix + other.file}",
-                    "a fresh id (`qbank new` writes one); ids are never reused",
+    ids = Counter(map(_ID, found))
+    if len(ids) != len(found):  # the loop only when some id is used twice
+        first_with_id: dict[str, Found] = {}
+        for item in found:
+            if ids[item.id] == 1:
+                continue
+            other = first_with_id.setdefault(item.id, item)
+            if other is not item:
+                problems.append(
+                    rereads.problem(
+                        item.file,
+                        ("id",),
+                        f"duplicate id, also used by {prefix + other.file}",
+                        "a fresh id (`qbank new` writes one); ids are never reused",
+                    )
                 )
-            )
-    token_sets: dict[str, PackedTokens] = {}
-    for locale in catalog.locales:
+    # Per locale: the questions (indexes into ``found``) whose prompt is the same as an
+    # earlier one's; they are left out of the near-duplicate join.
+    same: dict[str, set[int]] = {}
+    for locale in locales:
+        same[locale] = later = set()
+        hashes = Counter(
+            [keys[0] for item in found if (keys := item.prompts.get(locale)) is not None]
+        )
+        repeated = {norm_hash for norm_hash, count in hashes.items() if count > 1}
+        if not repeated:
+            continue
         prompts: dict[int, Found] = {}
-        token_sets[locale] = packed = []
         for n, item in enumerate(found):
             keys = item.prompts.get(locale)
-            if keys is None:
+            if keys is None or keys[0] not in repeated:
                 continue
-            norm_hash, tokens = keys
-            other = prompts.setdefault(norm_hash, item)
+            other = prompts.setdefault(keys[0], item)
             if other is not item and rereads.prompt(other, locale) == rereads.prompt(item, locale):
                 problems.append(
                     rereads.problem(
@@ -1071,16 +1078,29 @@ def _cross_file_problems(
                         "one file per question; merge or reword them",
                     )
                 )
-                continue
-            if len(tokens) >= 5:
-                packed.append((n, tokens))
-    if previous is not None and changed is not None:
+                later.add(n)
+    if (
+        previous is not None
+        and changes is not None
+        and len(changes.changed) <= INCREMENTAL_UP_TO
+        and not previous.worn()
+    ):
         state = previous
-        near = state.update(found, token_sets, changed)
+        near = state.update(found, same, changes)
     else:
+        token_sets: dict[str, PackedTokens] = {
+            locale: [
+                (n, keys[1])
+                for n, item in enumerate(found)
+                if (keys := item.prompts.get(locale)) is not None
+                and len(keys[1]) >= 5
+                and n not in same[locale]
+            ]
+            for locale in locales
+        }
         near = list(_near_duplicates_by_locale(token_sets, helper))
         if memory is not None:
-            state = _CrossFileState.after_join(tuple(catalog.locales), found, token_sets, near)
+            state = _CrossFileState.after_join(locales, found, token_sets, same, near)
     for locale, (a, b, score) in near:
         first, second = found[a], found[b]
         problems.append(
@@ -1092,9 +1112,9 @@ def _cross_file_problems(
                 Severity.WARNING,
             )
         )
-    counts = Counter((item.field, item.topic) for item in found)
+    present = set(map(_FIELD_TOPIC, found))
     for field_key, spec_key, topic_key in _catalog_topics(catalog):
-        if not counts[field_key, topic_key]:
+        if (field_key, topic_key) not in present:
             problems.append(
                 catalog_doc.problem(
                     ("fields", field_key, "specializations", spec_key, "topics", topic_key),
@@ -1107,6 +1127,10 @@ def _cross_file_problems(
         state.problems, state.prompts = rereads.used_problems, rereads.used_prompts
         memory[_CROSS_FILE_STATE] = state
     return problems
+
+
+_ID = operator.attrgetter("id")
+_FIELD_TOPIC = operator.attrgetter("field", "topic")
 
 
 # The cross-file checks under ``mkdocs serve``, one edit at a time.
@@ -1199,15 +1223,24 @@ class _Rereads:
         return text
 
 
+class _Changes(NamedTuple):
+    """How the questions differ from the previous load's."""
+
+    renewed: set[str]  # files checked again since (a new ``Found``)
+    changed: set[str]  # files whose ``Found`` differs, added and removed ones
+    at: dict[str, int]  # file -> index in the current ``found``
+
+
 @dataclass
 class _CrossFileState:
     """What one load's cross-file checks leave for the next (see the notes above)."""
 
     locales: tuple[str, ...]
-    found: dict[str, Found]  # by file
-    members: dict[str, set[str]]  # per locale: the files whose prompt took part in the join
+    found: list[Found]
+    at: dict[str, int]  # file -> index in ``found``
+    same: dict[str, set[str]]  # per locale: files left out as having an earlier one's prompt
     pairs: dict[str, list[_NearPair]]  # per locale, in report order
-    indexes: dict[str, _TokenIndex]  # per locale, the members' tokens
+    indexes: dict[str, _TokenIndex]  # per locale, the prompts of the join
     problems: ProblemMemo = field(default_factory=dict)
     prompts: dict[tuple[str, str], str] = field(default_factory=dict)
 
@@ -1217,6 +1250,7 @@ class _CrossFileState:
         locales: tuple[str, ...],
         found: list[Found],
         token_sets: dict[str, PackedTokens],
+        same: dict[str, set[int]],
         near: list[tuple[str, tuple[int, int, float]]],
     ) -> _CrossFileState:
         """The state after a full computation (``near``: its pairs, as indexes into ``found``)."""
@@ -1228,8 +1262,9 @@ class _CrossFileState:
             )
         return cls(
             locales,
-            {item.file: item for item in found},
-            {loc: {found[n].file for n, _ in token_sets[loc]} for loc in locales},
+            found,
+            {item.file: n for n, item in enumerate(found)},
+            {loc: {found[n].file for n in same[loc]} for loc in locales},
             pairs,
             {
                 loc: _TokenIndex([(found[n].file, tokens) for n, tokens in token_sets[loc]])
@@ -1237,44 +1272,63 @@ class _CrossFileState:
             },
         )
 
-    def changes(self, found: list[Found]) -> tuple[set[str], set[str]]:
-        """The files checked again since (a new ``Found``), and those among them whose
-        ``Found`` differs, with the files added and removed."""
-        renewed: set[str] = set()
-        changed: set[str] = set()
+    def changes(self, found: list[Found]) -> _Changes:
+        """How ``found`` differs from the previous load's. An edit keeps every question's
+        place: then only the places holding another object are looked at."""
         before = self.found
+        if len(before) == len(found):
+            differ = [n for n, same in enumerate(map(operator.is_, before, found)) if not same]
+            if all(before[n].file == found[n].file for n in differ):
+                return _Changes(
+                    {found[n].file for n in differ},
+                    {found[n].file for n in differ if before[n] != found[n]},
+                    self.at,
+                )
+        at = {item.file: n for n, item in enumerate(found)}
+        renewed: set[str] = set()
+        changed = {file for file in self.at if file not in at}
         for item in found:
-            old = before.get(item.file)
+            n = self.at.get(item.file)
+            old = None if n is None else before[n]
             if old is not item:
                 renewed.add(item.file)
                 if old != item:
                     changed.add(item.file)
-        if len(found) - len(changed) != len(before):  # not only edits: some removed
-            present = {item.file for item in found}
-            changed.update(file for file in before if file not in present)
-        return renewed, changed
+        return _Changes(renewed, changed, at)
 
     def worn(self) -> bool:
         """Whether an index holds too many tokens of prompts since changed."""
         return any(index.worn() for index in self.indexes.values())
 
     def update(
-        self, found: list[Found], token_sets: dict[str, PackedTokens], changed: set[str]
+        self, found: list[Found], same: dict[str, set[int]], changes: _Changes
     ) -> list[tuple[str, tuple[int, int, float]]]:
         """The near-duplicate pairs of the current ``found`` (as ``near_duplicates`` gives
-        them, per locale in catalog order), with this state brought up to date."""
-        at = {item.file: n for n, item in enumerate(found)}
+        them, per locale in catalog order), with this state brought up to date.
+
+        ``same``: per locale, the questions left out as having an earlier one's prompt. A
+        prompt is touched when its question changed, or when it was left out and is no
+        longer, or the other way round; pairs of two untouched prompts stand.
+        """
+        at = changes.at
         near: list[tuple[str, tuple[int, int, float]]] = []
         for locale in self.locales:
-            members = {found[n].file for n, _ in token_sets[locale]}
-            before = self.members[locale]
-            touched = {file for file in changed if file in members or file in before}
-            touched.update(members.symmetric_difference(before))
+            same_now = {found[n].file for n in same[locale]}
             index = self.indexes[locale]
+            touched = changes.changed | same_now.symmetric_difference(self.same[locale])
+
+            def joins(file: str) -> bool:
+                """Whether the file's prompt takes part in the join now."""
+                n = at.get(file)
+                if n is None or file in same_now:  # noqa: B023 (used in this iteration only)
+                    return False
+                keys = found[n].prompts.get(locale)  # noqa: B023
+                return keys is not None and len(keys[1]) >= 5
+
             for file in touched:
-                if file in before:
+                if file in index.slot_of:
                     index.remove(file)
-            fresh = sorted((file for file in touched if file in members), key=at.__getitem__)
+            fresh = sorted(filter(joins, touched), key=at.__getitem__)
             tokens_of = {file: found[at[file]].prompts[locale][1] for file in fresh}
             index.add(list(tokens_of.items()))
             pairs = {
@@ -1296,10 +1350,10 @@ class _CrossFileState:
                         pair = _NearPair(other, file, score, len(mine))
                     pairs[pair.first, pair.second] = pair
             ordered = sorted(pairs.values(), key=lambda p: (p.size, at[p.second], at[p.first]))
-            self.members[locale] = members
+            self.same[locale] = same_now
             self.pairs[locale] = ordered
             near += [(locale, (at[p.first], at[p.second], p.score)) for p in ordered]
-        self.found = {item.file: item for item in found}
+        self.found, self.at = found, at
         return near
 
 
