@@ -7,6 +7,7 @@ exporters never have to check anything again.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import math
 import multiprocessing
@@ -152,22 +153,58 @@ def check_bank(
 ) -> tuple[Bank | None, list[Problem]]:
     """Load the bank and return it (None when it has errors) with every problem found."""
     root = Path(root)
-    catalog, checked, problems = _check_all(root, cache, keep_entries=True)
-    if catalog is None or errors_in(problems):
-        return None, problems
-    entries = [entry for _, _, entry in checked if entry is not None]
+    with _gc_paused():
+        catalog, checked, problems = _check_all(root, cache, keep_entries=True)
+        if catalog is None or errors_in(problems):
+            return None, problems
+        entries = [entry for _, _, entry in checked if entry is not None]
+        entries = _display_order(catalog, entries, cache.derived if cache is not None else None)
+    warnings = tuple(p for p in problems if p.severity is Severity.WARNING)
+    return Bank(root, catalog, tuple(entries), warnings), problems
+
+
+_ORDER = "bank.order"  # the last bank's entries in display order, in FileCache.derived
+
+
+def _display_order(
+    catalog: Catalog, entries: list[Entry], memory: dict[str, object] | None
+) -> list[Entry]:
+    """The entries by topic (catalog order), seniority, difficulty and slug.
+
+    No two entries have the same key (one file per slug in a topic folder), so the order is
+    fully determined: with ``memory``, the previous load's order is kept for the entries
+    that are the same objects (unchanged files, from the file cache) and the others are
+    inserted in place, which gives what sorting all of them gives.
+    """
     order = {key: i for i, key in enumerate(catalog.seniorities)}
     topic_order = {(f, t): i for i, (f, _s, t) in enumerate(_catalog_topics(catalog))}
-    entries.sort(
-        key=lambda e: (
+
+    def key(e: Entry) -> tuple[int, int, int, str]:
+        return (
             topic_order[e.field, e.topic],
             order[e.seniorities[0]],
             e.question.difficulty or 0,
             e.slug,
         )
-    )
-    warnings = tuple(p for p in problems if p.severity is Severity.WARNING)
-    return Bank(root, catalog, tuple(entries), warnings), problems
+
+    kept = memory.pop(_ORDER, None) if memory is not None else None
+    result: list[Entry] | None = None
+    if isinstance(kept, list):
+        # Kept entries are alive (the list holds them), so no new object has their id.
+        current = {id(e) for e in entries}
+        result = [e for e in kept if id(e) in current]
+        present = {id(e) for e in result}
+        added = [e for e in entries if id(e) not in present]
+        if len(added) > INCREMENTAL_UP_TO:
+            result = None
+        else:
+            for entry in added:
+                bisect.insort(result, entry, key=key)
+    if result is None:
+        result = sorted(entries, key=key)
+    if memory is not None:
+        memory[_ORDER] = result
+    return result
 
 
 def validate_bank(root: Path) -> tuple[int, list[Problem]]:
@@ -183,8 +220,7 @@ def _check_all(
 ) -> tuple[Catalog | None, list[Checked], list[Problem]]:
     """The catalog, every question file's result, and every problem of the bank."""
     problems: list[Problem] = []
-    catalog_doc = read_document(root / CATALOG_FILE, display_path(root / CATALOG_FILE))
-    catalog = _load_catalog(catalog_doc)
+    catalog_doc, catalog = _read_catalog(root, cache)
     problems += catalog_doc.problems
     if not (root / CATALOG_FILE).exists():
         problems = [
@@ -213,6 +249,25 @@ def _check_all(
         found = [item for _, item, _ in checked if item is not None]
         problems += _cross_file_problems(root, catalog, catalog_doc, found, helper, memory)
     return catalog, checked, problems
+
+
+_CATALOG = "bank.catalog"  # the catalog's key in FileCache.derived
+
+
+def _read_catalog(root: Path, cache: FileCache[Checked] | None) -> tuple[Document, Catalog | None]:
+    """``catalog.yaml`` read and checked; with ``cache``, kept while its stamp holds (unless
+    it changed in the last seconds, as a change within one clock tick keeps the stamp)."""
+    path = root / CATALOG_FILE
+    current = stamp(path) if cache is not None else None
+    if cache is not None and current is not None:
+        kept = cache.derived.get(_CATALOG)
+        if isinstance(kept, tuple) and kept[0] == current:
+            return kept[1], kept[2]
+    doc = read_document(path, display_path(path))
+    catalog = _load_catalog(doc)
+    if cache is not None and current is not None and current[0] < time.time_ns() - _RECENT_NS:
+        cache.derived[_CATALOG] = (current, doc, catalog)
+    return doc, catalog
 
 
 @contextmanager
@@ -291,8 +346,7 @@ def _check_files_cached(
         return _check_files(checker, files, helper)
     paths = [item[0] for item in files]
     cache.keep_only(set(paths))
-    stamps = list(map(stamp, paths))
-    results: list[Checked | None] = list(map(cache.get, paths, stamps))
+    stamps, results = cache.lookup(paths)
     missing = [n for n, result in enumerate(results) if result is None]
     checked_files = _check_files(checker, [files[n] for n in missing], helper)
     for n, checked in zip(missing, checked_files, strict=True):

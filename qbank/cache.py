@@ -53,6 +53,25 @@ class FileCache(Generic[T]):
             return None
         return stored[1]
 
+    def lookup(self, paths: list[str]) -> tuple[list[Stamp | None], list[T | None]]:
+        """Every path's current stamp and, where it still holds, its stored result: ``stamp``
+        and ``get`` in one loop (a rebuild runs it over every file of the bank)."""
+        results = self.results
+        stamps: list[Stamp | None] = []
+        kept: list[T | None] = []
+        for path in paths:
+            try:
+                st = os.stat(path)  # noqa: PTH116
+            except OSError:
+                stamps.append(None)
+                kept.append(None)
+                continue
+            current = (st.st_mtime_ns, st.st_size, st.st_ino)
+            stamps.append(current)
+            stored = results.get(path)
+            kept.append(stored[1] if stored is not None and stored[0] == current else None)
+        return stamps, kept
+
     def put(self, path: str, current: Stamp | None, result: T) -> None:
         """Store ``result`` for ``path`` read while it had stamp ``current`` (taken before)."""
         if current is not None:
