@@ -1090,11 +1090,19 @@ def _cross_file_problems(
     rereads = _Rereads(root, catalog, previous, changes.renewed if changes else set())
     problems: list[Problem] = []
     prefix = rereads.prefix
-    ids = Counter(map(_ID, found))
-    if len(ids) != len(found):  # the loop only when some id is used twice
+    if previous is not None and changes is not None:
+        tally = previous.tally
+        before = previous.found
+        tally.update(
+            [before[previous.at[file]] for file in changes.changed if file in previous.at],
+            [found[changes.at[file]] for file in changes.changed if file in changes.at],
+        )
+    else:
+        tally = _Tally.of(found, locales)
+    if tally.dup_ids:  # the loop only when some id is used twice
         first_with_id: dict[str, Found] = {}
         for item in found:
-            if ids[item.id] == 1:
+            if item.id not in tally.dup_ids:
                 continue
             other = first_with_id.setdefault(item.id, item)
             if other is not item:
@@ -1111,10 +1119,7 @@ def _cross_file_problems(
     same: dict[str, set[int]] = {}
     for locale in locales:
         same[locale] = later = set()
-        hashes = Counter(
-            [keys[0] for item in found if (keys := item.prompts.get(locale)) is not None]
-        )
-        repeated = {norm_hash for norm_hash, count in hashes.items() if count > 1}
+        repeated = tally.repeated[locale]
         if not repeated:
             continue
         prompts: dict[int, Found] = {}
@@ -1154,7 +1159,7 @@ def _cross_file_problems(
         }
         near = list(_near_duplicates_by_locale(token_sets, helper))
         if memory is not None:
-            state = _CrossFileState.after_join(locales, found, token_sets, same, near)
+            state = _CrossFileState.after_join(locales, found, token_sets, same, near, tally)
     for locale, (a, b, score) in near:
         first, second = found[a], found[b]
         problems.append(
@@ -1166,9 +1171,8 @@ def _cross_file_problems(
                 Severity.WARNING,
             )
         )
-    present = set(map(_FIELD_TOPIC, found))
     for field_key, spec_key, topic_key in _catalog_topics(catalog):
-        if (field_key, topic_key) not in present:
+        if not tally.topics[field_key, topic_key]:
             problems.append(
                 catalog_doc.problem(
                     ("fields", field_key, "specializations", spec_key, "topics", topic_key),
@@ -1181,6 +1185,60 @@ def _cross_file_problems(
         state.problems, state.prompts = rereads.used_problems, rereads.used_prompts
         memory[_CROSS_FILE_STATE] = state
     return problems
+
+
+class _Tally:
+    """How many questions have each id, each (field, topic), and per locale each prompt hash;
+    with the ids and hashes counted more than once. Kept across loads under serve and
+    updated with the questions that changed, instead of counted again."""
+
+    def __init__(self, locales: Iterable[str]) -> None:
+        self.ids: Counter[str] = Counter()
+        self.dup_ids: set[str] = set()
+        self.topics: Counter[tuple[str, str]] = Counter()
+        self.hashes: dict[str, Counter[int]] = {locale: Counter() for locale in locales}
+        self.repeated: dict[str, set[int]] = {locale: set() for locale in self.hashes}
+
+    @classmethod
+    def of(cls, found: list[Found], locales: Iterable[str]) -> _Tally:
+        """The tally of ``found``."""
+        tally = cls(locales)
+        tally.ids.update(map(_ID, found))
+        tally.dup_ids = {key for key, count in tally.ids.items() if count > 1}
+        tally.topics.update(map(_FIELD_TOPIC, found))
+        for locale, hashes in tally.hashes.items():
+            hashes.update([k[0] for item in found if (k := item.prompts.get(locale)) is not None])
+            tally.repeated[locale] = {key for key, count in hashes.items() if count > 1}
+        return tally
+
+    def update(self, removed: list[Found], added: list[Found]) -> None:
+        """The questions ``removed`` no longer counted, those ``added`` counted."""
+        ids: set[str] = set()
+        hashes: dict[str, set[int]] = {locale: set() for locale in self.hashes}
+        for sign, items in ((-1, removed), (1, added)):
+            for item in items:
+                self.ids[item.id] += sign
+                ids.add(item.id)
+                self.topics[item.field, item.topic] += sign
+                for locale, (norm_hash, _tokens) in item.prompts.items():
+                    if locale in self.hashes:
+                        self.hashes[locale][norm_hash] += sign
+                        hashes[locale].add(norm_hash)
+        _recount(self.ids, ids, self.dup_ids)
+        for locale, keys in hashes.items():
+            _recount(self.hashes[locale], keys, self.repeated[locale])
+
+
+def _recount(counts: Counter[T], keys: set[T], repeated: set[T]) -> None:
+    """``repeated`` (the keys counted more than once) brought up to date for ``keys``."""
+    for key in keys:
+        count = counts[key]
+        if count <= 0:
+            del counts[key]
+        if count > 1:
+            repeated.add(key)
+        else:
+            repeated.discard(key)
 
 
 _ID = operator.attrgetter("id")
@@ -1295,6 +1353,7 @@ class _CrossFileState:
     same: dict[str, set[str]]  # per locale: files left out as having an earlier one's prompt
     pairs: dict[str, list[_NearPair]]  # per locale, in report order
     indexes: dict[str, _TokenIndex]  # per locale, the prompts of the join
+    tally: _Tally
     problems: ProblemMemo = field(default_factory=dict)
     prompts: dict[tuple[str, str], str] = field(default_factory=dict)
 
@@ -1306,6 +1365,7 @@ class _CrossFileState:
         token_sets: dict[str, PackedTokens],
         same: dict[str, set[int]],
         near: list[tuple[str, tuple[int, int, float]]],
+        tally: _Tally,
     ) -> _CrossFileState:
         """The state after a full computation (``near``: its pairs, as indexes into ``found``)."""
         pairs: dict[str, list[_NearPair]] = {locale: [] for locale in locales}
@@ -1324,6 +1384,7 @@ class _CrossFileState:
                 loc: _TokenIndex([(found[n].file, tokens) for n, tokens in token_sets[loc]])
                 for loc in locales
             },
+            tally,
         )
 
     def changes(self, found: list[Found]) -> _Changes:
