@@ -18,7 +18,7 @@ import time
 import unicodedata
 from array import array
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -164,7 +164,7 @@ def check_bank(
     return Bank(root, catalog, tuple(entries), warnings), problems
 
 
-_ORDER = "bank.order"  # the last bank's entries in display order, in FileCache.derived
+_ORDER = "bank.order"  # the last bank's entries as listed and in display order (FileCache.derived)
 
 
 def _display_order(
@@ -173,9 +173,10 @@ def _display_order(
     """The entries by topic (catalog order), seniority, difficulty and slug.
 
     No two entries have the same key (one file per slug in a topic folder), so the order is
-    fully determined: with ``memory``, the previous load's order is kept for the entries
-    that are the same objects (unchanged files, from the file cache) and the others are
-    inserted in place, which gives what sorting all of them gives.
+    fully determined: with ``memory``, when the listing has the same length as before, the
+    previous load's order is kept, the entries of files checked again (other objects at
+    their place in the listing) taken out and the new ones inserted in place, which gives
+    what sorting all of them gives.
     """
     order = {key: i for i, key in enumerate(catalog.seniorities)}
     topic_order = {(f, t): i for i, (f, _s, t) in enumerate(_catalog_topics(catalog))}
@@ -189,24 +190,13 @@ def _display_order(
         )
 
     kept = memory.pop(_ORDER, None) if memory is not None else None
-    result: list[Entry] | None = None
-    if isinstance(kept, list):
-        # Kept entries are alive (the list holds them), so no new object has their id.
-        current = set(map(id, entries))
-        result = list(compress(kept, map(current.__contains__, map(id, kept))))
-        present = set(map(id, result))
-        added = list(
-            compress(entries, map(operator.not_, map(present.__contains__, map(id, entries))))
-        )
-        if len(added) > INCREMENTAL_UP_TO:
-            result = None
-        else:
-            for entry in added:
-                bisect.insort(result, entry, key=key)
+    result = None
+    if isinstance(kept, tuple) and len(kept[0]) == len(entries):
+        result = _reordered(kept[0], kept[1], entries, key)
     if result is None:
         result = sorted(entries, key=key)
     if memory is not None:
-        memory[_ORDER] = result
+        memory[_ORDER] = (entries, result)
     return result
 
 
@@ -251,6 +241,29 @@ def _check_all(
         found: list[Found] = list(filter(None, map(_FOUND, checked)))
         problems += _cross_file_problems(root, catalog, catalog_doc, found, helper, memory)
     return catalog, checked, problems
+
+
+def _reordered(
+    before: list[Entry],
+    ordered: list[Entry],
+    entries: list[Entry],
+    key: Callable[[Entry], tuple[int, int, int, str]],
+) -> list[Entry] | None:
+    """``entries`` in order, from the previous load's listing (``before``, as long) and its
+    order (``ordered``): an edit keeps every file's place in the listing, so only the places
+    holding another entry (files checked again) are looked at. None when too many changed."""
+    differ = list(compress(count(), map(operator.is_not, before, entries)))
+    if len(differ) > INCREMENTAL_UP_TO:
+        return None
+    result = list(ordered)
+    for n in differ:
+        at = bisect.bisect_left(result, key(before[n]), key=key)
+        if at == len(result) or result[at] is not before[n]:
+            return None
+        del result[at]
+    for n in differ:
+        bisect.insort(result, entries[n], key=key)
+    return result
 
 
 _CATALOG = "bank.catalog"  # the catalog's key in FileCache.derived
@@ -1483,23 +1496,22 @@ class _CrossFileState:
 class _TokenIndex:
     """One locale's prompts by token, for finding the prompts like a given one.
 
-    Every prompt of the join holds a slot; ``keys`` (the low 32 bits of its token hashes,
-    sorted) and ``owners`` (their slots) list its tokens. Keys may collide, which only adds
+    Every prompt of the join holds a slot; each run (``runs``: sorted keys, the low 32 bits
+    of token hashes, and their slots) lists tokens. Keys may collide, which only adds
     candidates: similarity is always computed exactly. A prompt that changes or leaves gets
     its slot marked dead (its tokens stay until the index is built again, see ``worn``); a
-    prompt that joins gets a new slot, its tokens inserted in order.
+    prompt that joins gets a new slot, its tokens merged into the small second run, which is
+    merged into the large first one once it holds a 32nd as many keys (copying the large run
+    for every edit would cost more than the rest of the update).
     """
 
     def __init__(self, items: list[tuple[str, Collection[int]]]) -> None:
-        import numpy as np
-
         self.files: list[str] = []
         self.sizes: list[int] = []
         self.alive = bytearray()
         self.slot_of: dict[str, int] = {}
         self.dead = 0
-        self.keys = np.empty(0, dtype=np.uint32)
-        self.owners = np.empty(0, dtype=np.int32)
+        self.runs: list[tuple[Any, Any]] = []
         self.add(items)
 
     def add(self, items: list[tuple[str, Collection[int]]]) -> None:
@@ -1516,12 +1528,17 @@ class _TokenIndex:
         self.alive += b"\x01" * len(items)
         keys = _index_keys(np.concatenate([_as_int64(tokens) for _, tokens in items]))
         owners = np.repeat(np.arange(first, len(self.files), dtype=np.int32), self.sizes[first:])
+        if len(self.runs) == 2:
+            small_keys, small_owners = self.runs.pop()
+            keys = np.concatenate([small_keys, keys])
+            owners = np.concatenate([small_owners, owners])
         order = np.argsort(keys, kind="stable")
         keys, owners = keys[order], owners[order]
-        if len(self.keys):
-            where = np.searchsorted(self.keys, keys)
-            keys, owners = np.insert(self.keys, where, keys), np.insert(self.owners, where, owners)
-        self.keys, self.owners = keys, owners
+        if self.runs and len(keys) * 32 > len(self.runs[0][0]):
+            big_keys, big_owners = self.runs.pop()
+            where = np.searchsorted(big_keys, keys)
+            keys, owners = np.insert(big_keys, where, keys), np.insert(big_owners, where, owners)
+        self.runs.append((keys, owners))
 
     def remove(self, file: str) -> None:
         """The prompt of ``file`` leaves the index."""
@@ -1531,7 +1548,7 @@ class _TokenIndex:
 
     def worn(self) -> bool:
         """Whether a quarter of the keys belong to prompts no longer in the index."""
-        return self.dead * 4 > len(self.keys)
+        return self.dead * 4 > sum(len(keys) for keys, _ in self.runs)
 
     def candidates(self, file: str, tokens: Collection[int], threshold: float) -> list[str]:
         """Every other prompt that may have Jaccard similarity ≥ ``threshold`` with
@@ -1545,11 +1562,18 @@ class _TokenIndex:
 
         size = len(tokens)
         mine = np.unique(_index_keys(_as_int64(tokens)))
-        low = np.searchsorted(self.keys, mine, "left")
-        high = np.searchsorted(self.keys, mine, "right")
+        ranges = [
+            (np.searchsorted(keys, mine, "left"), np.searchsorted(keys, mine, "right"), owners)
+            for keys, owners in self.runs
+        ]
+        held = sum(high - low for low, high, _ in ranges)
         take = min(len(mine), size - math.ceil(threshold * size) + 2)
-        rarest = np.argsort(high - low, kind="stable")[:take].tolist()
-        slots = np.unique(np.concatenate([self.owners[low[k] : high[k]] for k in rarest]))
+        rarest = np.argsort(held, kind="stable")[:take].tolist()
+        slots = np.unique(
+            np.concatenate(
+                [owners[low[k] : high[k]] for low, high, owners in ranges for k in rarest]
+            )
+        )
         smallest, largest = int(threshold * size) - 1, int(size / threshold) + 1
         own = self.slot_of[file]
         alive, sizes, files = self.alive, self.sizes, self.files
