@@ -320,7 +320,8 @@ def _edited(original: str, marker: str, kind: str) -> str:
 
 def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[float]]:
     """Seconds from rewriting one question file to the served topic page showing it, for
-    ``edits`` edits of each kind (``EDIT_KINDS``), alternating."""
+    ``edits`` edits of each kind (``EDIT_KINDS``): first those of one locale's text, then
+    those of every locale's."""
     port = _free_port()
     log = (project / "serve.log").open("wb")
     server = subprocess.Popen(
@@ -341,9 +342,9 @@ def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[flo
                 raise SystemExit(f"mkdocs serve did not start; see {project / 'serve.log'}")
             time.sleep(0.5)
         original = target.read_text("utf-8")
-        for n in range(edits):
-            for kind in EDIT_KINDS:
-                marker = f"Benchedit{n}x{len(times[kind])}x{os.getpid()}"
+        for kind in EDIT_KINDS:  # every edit of a kind changes only what that kind changes
+            for n in range(edits):
+                marker = f"Benchedit{EDIT_KINDS.index(kind)}x{n}x{os.getpid()}"
                 text = _edited(original, marker, kind)
                 time.sleep(2.0)  # let the previous rebuild's background writes settle
                 start = time.perf_counter()
