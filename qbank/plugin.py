@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import hashlib
 import html
 import json
 import logging
@@ -27,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html import escape as html_escape
 from pathlib import Path
@@ -172,6 +173,7 @@ def _escaped_nav(nav: Any) -> Any:
 
 
 _MISSING = object()
+API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
 _CHANGES = frozenset({"created", "deleted", "modified", "moved", "closed"})  # file events
 
 
@@ -203,6 +205,8 @@ class _ServeState:
     fields: frozenset[str] | None = None
     api_generation: int = 0  # the latest background write of the JSON API files
     api_lock: threading.Lock = field(default_factory=threading.Lock)
+    data_digests: dict[str, bytes] = field(default_factory=dict)  # served data files' bytes
+    next_data: dict[str, bytes] = field(default_factory=dict)  # this build's data files
     api_writer: threading.Thread | None = None  # the background write this build starts
 
     def discard(self) -> None:
@@ -210,7 +214,7 @@ class _ServeState:
         if self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
             self.staging = None
-        self.next_whole, self.next_built = None, {}
+        self.next_whole, self.next_built, self.next_data = None, {}, {}
 
 
 class _SkippedPagesNote(logging.Filter):
@@ -905,17 +909,28 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def _serve_data_files(self, staging: Path) -> None:
         """Under ``mkdocs serve``, the practice and JSON API files: after an edit the practice
-        files of the changed fields only, and each ``bank.json`` (100 MB a locale at 30,000
-        questions, not read by any page) in the background, straight into the served folder;
-        after a full rebuild all of them, in this build."""
+        files of the changed fields whose bytes changed, and each ``bank.json`` whose bytes
+        changed (100 MB a locale at 30,000 questions, read by no page) in the background,
+        straight into the served folder, once edits pause; after a full rebuild all of them,
+        in this build."""
         assert self.shared is not None
         state, site = self.serve, self.shared.site
         fields = None if state.full else state.fields
         with state.api_lock:
             state.api_generation += 1  # a background writer still running stops
             generation = state.api_generation
+            if fields is None:
+                state.data_digests = {}
         for locale in self.shared.bank.catalog.locales:
-            _write_deferred(site, locale, staging, fields=fields, api=fields is None)
+            _write_deferred(
+                site,
+                locale,
+                staging,
+                fields=fields,
+                api=fields is None,
+                known=state.data_digests,
+                written=state.next_data,
+            )
         if fields is None or state.served is None:
             return
         served, locales = state.served, self.shared.bank.catalog.locales
@@ -925,10 +940,25 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 return state.api_generation == generation and _replace(temporary, target)
 
         def write_api() -> None:
+            time.sleep(API_DELAY)  # edits often come in runs: wait for a pause
             with contextlib.suppress(OSError):
                 for locale in locales:
-                    if state.api_generation == generation:
-                        _write_deferred(site, locale, served, swap, fields=(), api=True)
+                    if state.api_generation != generation:
+                        return
+                    written: dict[str, bytes] = {}
+                    _write_deferred(
+                        site,
+                        locale,
+                        served,
+                        swap,
+                        fields=(),
+                        api=True,
+                        known=state.data_digests,
+                        written=written,
+                    )
+                    with state.api_lock:
+                        if state.api_generation == generation:
+                            state.data_digests.update(written)
 
         # Started once this build is published (``_publish_served``): it would slow it down.
         state.api_writer = threading.Thread(target=write_api, name="qbank-api", daemon=True)
@@ -995,6 +1025,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         else:
             state.published |= written
         state.whole, state.built, state.shared = state.next_whole, state.next_built, self.shared
+        with state.api_lock:
+            state.data_digests.update(state.next_data)
         state.rendered_with = dataclasses.replace(self.options, locales=(), defer_files=True)
         log.info(
             "qbank: %s: %d files written, %d skipped as unchanged",
@@ -1133,23 +1165,51 @@ def _write_deferred(
     locale: str,
     site_dir: Path,
     swap: Callable[[Path, Path], bool] = _replace,
+    known: dict[str, bytes] | None = None,
+    written: dict[str, bytes] | None = None,
     **limits: Any,
 ) -> None:
     """Write a locale's practice and JSON API files (``RenderOptions.defer_files``) into
     ``site_dir``, one at a time, each under a temporary name first (a reader never sees half
     a file). ``limits`` (fields, api) go to the producer (``_Renderer.data_files``);
-    ``swap(temporary, target)`` puts a file in place, or refuses (False: stop writing)."""
+    ``swap(temporary, target)`` puts a file in place, or refuses (False: stop writing).
+    With ``known`` (path → digest of the bytes served), a file whose bytes are the same is
+    not written (made twice, hashed first, when it comes in many chunks); ``written``
+    receives the digest of each file written."""
     produce = site.deferred.get(locale)
-    for path, chunks in produce(**limits) if produce is not None else ():
+    if produce is None:
+        return
+    for path, chunks in produce(**limits):
+        if known is not None and path in known:
+            if isinstance(chunks, tuple):
+                same = _digest(chunks) == known[path]
+            else:  # bank.json, streamed: hash a first run (not kept), write a second
+                same = _digest(dict(produce(fields=(), api=True))[path]) == known[path]
+            if same:
+                continue
+            if not isinstance(chunks, tuple):
+                chunks = dict(produce(fields=(), api=True))[path]
         target = site_dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{target.name}.{threading.get_ident()}.part")
+        digest = hashlib.blake2b(digest_size=16) if written is not None else None
         with temporary.open("wb") as stream:
             for chunk in chunks:
                 stream.write(chunk)
+                if digest is not None:
+                    digest.update(chunk)
         if not swap(temporary, target):
             temporary.unlink()
             return
+        if written is not None and digest is not None:
+            written[path] = digest.digest()
+
+
+def _digest(chunks: Iterable[bytes]) -> bytes:
+    found = hashlib.blake2b(digest_size=16)
+    for chunk in chunks:
+        found.update(chunk)
+    return found.digest()
 
 
 def _allow_bank_tags(config: MkDocsConfig, bank: Bank) -> None:

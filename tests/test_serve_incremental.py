@@ -121,6 +121,20 @@ def pages(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html")}
 
 
+def data(site: Path) -> dict[str, bytes]:
+    """The practice, JSON API and search files of the served site."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.glob("*/api/**/*.json")}
+
+
+def wait_for_file(path: Path, text: str, served: Served) -> None:
+    """Wait until the file at ``path`` holds ``text`` (written in the background)."""
+    deadline = time.monotonic() + TIMEOUT
+    while not (path.is_file() and text in path.read_text("utf-8", errors="replace")):
+        assert served.server.poll() is None, "mkdocs serve exited:\n" + served.text()
+        assert time.monotonic() < deadline, f"{path} never showed {text!r}"
+        time.sleep(0.2)
+
+
 def test_an_edit_rebuilds_only_its_pages_and_matches_a_full_rebuild(served: Served) -> None:
     site = served.site()
     before = stamps(site)
@@ -145,13 +159,19 @@ def test_an_edit_rebuilds_only_its_pages_and_matches_a_full_rebuild(served: Serv
         assert path not in changed, f"{path} was rebuilt though nothing it shows changed"
     assert set(after) == set(before)
 
+    # The practice files come with the rebuild; bank.json follows in the background.
+    practice = site / "en/api/practice/backend/senior.json"
+    assert "Zebracorn" in practice.read_text("utf-8")
+    for locale, prompt in ZEBRA_PROMPT.items():
+        wait_for_file(site / f"{locale}/api/bank.json", prompt, served)
+
     # What the partial rebuild serves is exactly what a full rebuild makes: a change to
     # mkdocs.yml rebuilds every page.
-    partial = pages(site)
+    partial = {**pages(site), **data(site)}
     config = served.project / "mkdocs.yml"
     config.write_text(config.read_text("utf-8") + "# touched\n", "utf-8")
     assert "full rebuild" in served.wait_builds(3)
-    full = pages(site)
+    full = {**pages(site), **data(site)}
     assert sorted(full) == sorted(partial)
     differing = [path for path in full if full[path] != partial[path]]
     assert not differing, f"the partial rebuild served other bytes than a full one: {differing}"
