@@ -743,8 +743,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.command != "serve":  # this locale's files and index, while the child works
             _write_deferred(self.shared.site, self.shared.locale, site_dir)
             self._index(self.shared.locale, site_dir)
-        else:
-            self._serve_data_files(site_dir)
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         try:
             if self.locale_builds and self.command != "serve":
@@ -758,6 +756,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if failed:
             self._stop_locales()
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
+        if self.command == "serve":  # (after the locale trees are in place)
+            self._serve_data_files(site_dir)
         _write_locale_sitemaps(self.shared.bank, config)
         # Under serve the index lives in the served folder (serve rebuilds write elsewhere).
         self._search(self.serve.served or site_dir)
