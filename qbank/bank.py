@@ -104,8 +104,10 @@ class Bank:
                     yield field_key, spec_key, topic_key
 
     def field_entries(self, field_key: str) -> list[Entry]:
-        """A field's questions in display order."""
-        return [e for e in self.entries if e.field == field_key]
+        """A field's questions in display order (its topics' questions one topic after the
+        other: the display order sorts by topic in catalog order first)."""
+        by_topic = self.by_topic
+        return [e for f, _s, t in self.topics() if f == field_key for e in by_topic[f, t]]
 
     def name(self, texts: Mapping[str, str], locale: str) -> str:
         """A catalog name in ``locale``, falling back to the default locale."""

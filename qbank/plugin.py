@@ -983,13 +983,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         old_entries, old_docs = last if last is not None else ((), [])
         by_entry: dict[int, tuple[Entry, SearchDoc | None]] | None = None
         aligned: list[SearchDoc | None] = []
+        in_place = len(old_entries) == len(bank.entries)  # an edit moved no question
         for n, entry in enumerate(bank.entries):
-            if n < len(old_entries) and old_entries[n] is entry:
+            if in_place and old_entries[n] is entry:
                 aligned.append(old_docs[n])
                 continue
-            if by_entry is None:
-                by_entry = {id(e): (e, d) for e, d in zip(old_entries, old_docs, strict=True)}
-            kept = by_entry.get(id(entry))
+            kept = None
+            if not (in_place and old_entries[n].file == entry.file):  # not edited in place
+                if by_entry is None:
+                    pairs = zip(old_entries, old_docs, strict=True)
+                    by_entry = {id(e): (e, d) for e, d in pairs}
+                kept = by_entry.get(id(entry))
             if kept is not None and kept[0] is entry:
                 aligned.append(kept[1])
             elif locale in entry.locales:

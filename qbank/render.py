@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -513,12 +514,14 @@ class _Renderer:
     def counts(self) -> Counter[tuple[str, str]]:
         """Questions by (field, locale); ``(field, "")`` in all locales, ``("", locale)`` in
         all fields (the home pages' figures)."""
+        entries = self.bank.entries
+        placed = Counter(map(attrgetter("field", "locales"), entries))
         counts: Counter[tuple[str, str]] = Counter()
-        for entry in self.bank.entries:
-            counts[entry.field, ""] += 1
-            for locale in entry.locales:
-                counts[entry.field, locale] += 1
-                counts["", locale] += 1
+        for (field_key, locales), n in placed.items():
+            counts[field_key, ""] += n
+            for locale in locales:
+                counts[field_key, locale] += n
+                counts["", locale] += n
         return counts
 
     def field_pages(
@@ -836,8 +839,15 @@ def update_site(
     apply (another catalog or content folder, too many changes): render the whole site."""
     if before.root != bank.root or before.catalog != bank.catalog:
         return None
-    old = {entry.file: entry for entry in before.entries}
-    new = {entry.file: entry for entry in bank.entries}
+    pairs: list[tuple[Entry, Entry]] | None = None
+    if len(before.entries) == len(bank.entries):  # an edit: the same files, mostly in place
+        pairs = [(a, b) for a, b in zip(before.entries, bank.entries, strict=True) if a is not b]
+    if pairs is not None and all(a.file == b.file for a, b in pairs):
+        old = {a.file: a for a, _ in pairs}
+        new = {b.file: b for _, b in pairs}
+    else:  # files added, removed or moved
+        old = {entry.file: entry for entry in before.entries}
+        new = {entry.file: entry for entry in bank.entries}
     changed = [path for path in old.keys() | new.keys() if old.get(path) is not new.get(path)]
     if len(changed) > UPDATE_LIMIT:
         return None
