@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape as html_escape
 from pathlib import Path
@@ -49,7 +49,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 from mkdocs.utils import CountHandler
 
-from qbank import publish
+from qbank import background, publish
 from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.cache import FileCache
 from qbank.problems import ContentError
@@ -374,6 +374,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         relative = os.path.relpath(self.content_root, config_dir).replace(os.sep, "/")
         self.repo_path = self.content_root.name if relative.startswith("..") else relative
         global _handoff
+        if self.command == "serve" and _handoff is None:
+            background.pause()  # (resumed once this rebuild is published, or has failed)
         # MkDocs keeps one instance of this plugin (it has on_startup) for every config it
         # loads: serve's rebuilds and the derived locale builds all reach this same object.
         if _handoff is not None:
@@ -939,9 +941,15 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             with state.api_lock:  # a newer build's files are never replaced by older ones
                 return state.api_generation == generation and _replace(temporary, target)
 
+        def paced(chunks: Iterable[bytes]) -> Iterator[bytes]:
+            for chunk in background.paced(chunks):
+                if state.api_generation != generation:
+                    raise _Superseded
+                yield chunk
+
         def write_api() -> None:
             time.sleep(API_DELAY)  # edits often come in runs: wait for a pause
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, _Superseded):
                 for locale in locales:
                     if state.api_generation != generation:
                         return
@@ -955,6 +963,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                         api=True,
                         known=state.data_digests,
                         written=written,
+                        pace=paced,
                     )
                     with state.api_lock:
                         if state.api_generation == generation:
@@ -1043,6 +1052,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if state.api_writer is not None:
             state.api_writer.start()
             state.api_writer = None
+        background.resume()
 
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 
@@ -1097,6 +1107,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.staging = None
         self.serve.discard()
         self.serve.api_writer = None
+        background.resume()
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
@@ -1134,6 +1145,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     event.is_directory and event.event_type == "modified"
                 ):
                     return
+                background.pause()  # the rebuild comes first
                 with rebuild:
                     server._want_rebuild = True  # what MkDocs' own watcher sets
                     rebuild.notify_all()
@@ -1171,6 +1183,7 @@ def _write_deferred(
     swap: Callable[[Path, Path], bool] = _replace,
     known: dict[str, bytes] | None = None,
     written: dict[str, bytes] | None = None,
+    pace: Callable[[Iterable[bytes]], Iterable[bytes]] = lambda chunks: chunks,
     **limits: Any,
 ) -> None:
     """Write a locale's practice and JSON API files (``RenderOptions.defer_files``) into
@@ -1179,7 +1192,8 @@ def _write_deferred(
     ``swap(temporary, target)`` puts a file in place, or refuses (False: stop writing).
     With ``known`` (path → digest of the bytes served), a file whose bytes are the same is
     not written (made twice, hashed first, when it comes in many chunks); ``written``
-    receives the digest of each file written."""
+    receives the digest of each file written; ``pace`` wraps every file's chunks (a
+    background writer's checkpoints)."""
     produce = site.deferred.get(locale)
     if produce is None:
         return
@@ -1188,7 +1202,7 @@ def _write_deferred(
             if isinstance(chunks, tuple):
                 same = _digest(chunks) == known[path]
             else:  # bank.json, streamed: hash a first run (not kept), write a second
-                same = _digest(dict(produce(fields=(), api=True))[path]) == known[path]
+                same = _digest(pace(dict(produce(fields=(), api=True))[path])) == known[path]
             if same:
                 continue
             if not isinstance(chunks, tuple):
@@ -1197,16 +1211,24 @@ def _write_deferred(
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{target.name}.{threading.get_ident()}.part")
         digest = hashlib.blake2b(digest_size=16) if written is not None else None
-        with temporary.open("wb") as stream:
-            for chunk in chunks:
-                stream.write(chunk)
-                if digest is not None:
-                    digest.update(chunk)
+        try:
+            with temporary.open("wb") as stream:
+                for chunk in pace(chunks):
+                    stream.write(chunk)
+                    if digest is not None:
+                        digest.update(chunk)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
         if not swap(temporary, target):
             temporary.unlink()
             return
         if written is not None and digest is not None:
             written[path] = digest.digest()
+
+
+class _Superseded(Exception):
+    """A newer build made a background write pointless."""
 
 
 def _digest(chunks: Iterable[bytes]) -> bytes:

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from qbank import background
 from qbank.bank import Bank, Entry
 from qbank.markup import prose_html, to_html
 from qbank.render import question_texts, strings_for
@@ -786,12 +787,12 @@ class LiveIndex:
     def _rebuild(self, locale: str, docs: list[SearchDoc]) -> None:
         """Make ``locale``'s index from scratch and swap it in for the served one."""
         self.served.pop(locale, None)  # the old state is of no use now: free it first
-        index = LocaleIndex.build(docs)
+        index = LocaleIndex.build(background.paced(docs))  # (gives way to rebuilds)
         target = self.folder(locale)
         target.parent.mkdir(parents=True, exist_ok=True)
         fresh = Path(tempfile.mkdtemp(prefix=".search-", dir=target.parent))
         try:
-            _write_files(index.files(), fresh)
+            _write_files(background.paced(index.files(), 8), fresh)
             _swap_in(fresh, target)
         except OSError as error:
             log.warning("qbank: search index of %s could not be rebuilt: %s", locale, error)
