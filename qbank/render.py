@@ -127,7 +127,10 @@ def md_escape(text: str) -> str:
     return str(text).translate(_MD_SPECIAL)
 
 
+@cache
 def _environment() -> jinja2.Environment:
+    """The page templates' environment, one per process (it reloads a template whose file
+    changed; compiling them again for each render cost a tenth of a second)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
