@@ -33,6 +33,7 @@ import hashlib
 import http.client
 import json
 import os
+import re
 import resource
 import shutil
 import socket
@@ -45,6 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import uuid6
 import yaml
 
 HERE = Path(__file__).resolve().parent
@@ -305,16 +307,20 @@ def _get(port: int, path: str) -> str | None:
         return None
 
 
-EDIT_KINDS = ("one locale", "every locale")
+EDIT_KINDS = ("one locale", "every locale", "new question")
 
 
 def _edited(original: str, marker: str, kind: str) -> str:
     """The question file with ``marker`` at the start of its English prompt (``one locale``)
-    or of the prompt in every locale (``every locale``: every locale's pages change)."""
+    or of the prompt in every locale (``every locale``: every locale's pages change); for a
+    ``new question``, with a new id as well (written beside it: the topic gains a question,
+    the search index of every locale is rebuilt in the background)."""
     locales = ("en",) if kind == "one locale" else ("en", "tr", "zh")
     text = original
     for locale in locales:
         text = text.replace(f"  {locale}: |\n    ", f"  {locale}: |\n    {marker} ", 1)
+    if kind == "new question":
+        text = re.sub(r"(?m)^id: .*$", f"id: {uuid6.uuid7()}", text, count=1)
     return text
 
 
@@ -347,8 +353,9 @@ def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[flo
                 marker = f"Benchedit{EDIT_KINDS.index(kind)}x{n}x{os.getpid()}"
                 text = _edited(original, marker, kind)
                 time.sleep(2.0)  # let the previous rebuild's background writes settle
+                written = target if kind != "new question" else target.with_name(f"b-{n}.yaml")
                 start = time.perf_counter()
-                target.write_text(text, "utf-8")
+                written.write_text(text, "utf-8")
                 while True:
                     body = _get(port, page)
                     if body is not None and marker in body:
@@ -357,6 +364,8 @@ def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[flo
                         raise SystemExit("the served page never showed the edit")
                     time.sleep(0.02)
                 times[kind].append(time.perf_counter() - start)
+                if written != target:
+                    written.unlink()
         target.write_text(original, "utf-8")
     finally:
         server.terminate()
