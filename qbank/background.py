@@ -6,7 +6,7 @@ runs one thread at a time, and a busy thread slows every system call of the next
 thread waits up to the switch interval to run again after each call: a rebuild stats every
 question file). So the plugin pauses background work as soon as a file changes and resumes
 it once the rebuild is published; background loops pass through ``paced``, which waits
-while paused.
+while paused (never in the main thread, where MkDocs builds).
 
 This module is part of the core: it never imports MkDocs.
 """
@@ -21,16 +21,35 @@ T = TypeVar("T")
 
 _free = threading.Event()
 _free.set()
+_pauses = 0  # how many times work was paused (a later resume only ends the latest pause)
+_lock = threading.Lock()
 
 
 def pause() -> None:
     """Hold background work at its next checkpoint (a rebuild is about to start)."""
-    _free.clear()
+    global _pauses
+    with _lock:
+        _pauses += 1
+        _free.clear()
 
 
-def resume() -> None:
-    """Let background work go on (the rebuild is over)."""
-    _free.set()
+def resume(after: float = 0.0) -> None:
+    """Let background work go on (the rebuild is over), ``after`` seconds from now (the
+    browsers reloading the rebuilt page come first), unless it is paused again meanwhile."""
+    if after <= 0:
+        _free.set()
+        return
+    with _lock:
+        pauses = _pauses
+
+    def go_on() -> None:
+        with _lock:
+            if pauses == _pauses:
+                _free.set()
+
+    timer = threading.Timer(after, go_on)
+    timer.daemon = True
+    timer.start()
 
 
 def paused() -> bool:
@@ -39,7 +58,11 @@ def paused() -> bool:
 
 
 def paced(items: Iterable[T], every: int = 64) -> Iterator[T]:
-    """``items``, waiting before every ``every``-th one while background work is held."""
+    """``items``, waiting before every ``every``-th one while background work is held; in
+    the main thread (where MkDocs builds, also the first index) it never waits."""
+    if threading.current_thread() is threading.main_thread():
+        yield from items
+        return
     for n, item in enumerate(items):
         if n % every == 0:
             _free.wait()

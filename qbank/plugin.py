@@ -174,6 +174,7 @@ def _escaped_nav(nav: Any) -> Any:
 
 _MISSING = object()
 API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
+RELOAD_TIME = 1.0  # seconds after a serve rebuild for browsers to reload before background work
 _CHANGES = frozenset({"created", "deleted", "modified", "moved", "closed"})  # file events
 
 
@@ -1052,7 +1053,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if state.api_writer is not None:
             state.api_writer.start()
             state.api_writer = None
-        background.resume()
+        background.resume(after=RELOAD_TIME)
 
     # -- atomic output (qbank.publish) ----------------------------------------------------------
 

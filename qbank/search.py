@@ -364,9 +364,10 @@ class LocaleIndex:
                 bits = index.filters[name][value] = bytearray(width)
                 for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
-        index.cjk = sum(len(codes) for term, codes in postings.items() if is_cjk(term))
+        terms = background.paced(postings.items(), 4096)  # (a serve rebuild may come first)
+        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
-        for term in postings:
+        for term in background.paced(postings, 4096):
             index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
         return index
 
