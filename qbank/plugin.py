@@ -383,6 +383,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.shared, self.derived = _handoff, True
         elif (bank := self._load()) is None:  # serve, after a bad edit: the last good site
             self.shared, self.derived = self.serve.shared, False
+            self.serve.fields = frozenset()  # (no data file changed either)
         else:
             self.derived = False
             self.options = self._render_options(config)

@@ -126,6 +126,14 @@ def data(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.glob("*/api/**/*.json")}
 
 
+def data_stamps(site: Path) -> dict[str, tuple[int, int]]:
+    """Inode and modification time of every practice, JSON API and search file."""
+    return {
+        p.relative_to(site).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in site.glob("*/api/**/*.json")
+    }
+
+
 def wait_for_file(path: Path, text: str, served: Served) -> None:
     """Wait until the file at ``path`` holds ``text`` (written in the background)."""
     deadline = time.monotonic() + TIMEOUT
@@ -222,6 +230,7 @@ def test_catalog_and_removals_leave_no_stale_page(served: Served) -> None:
 def test_a_bad_edit_reports_and_keeps_the_previous_site(served: Served) -> None:
     site = served.site()
     before = stamps(site)
+    data_before = data_stamps(site)
     topic_page = site / "en/backend/indexing/index.html"
     page_before = topic_page.read_bytes()
     path = served.content / EDITED
@@ -242,6 +251,7 @@ def test_a_bad_edit_reports_and_keeps_the_previous_site(served: Served) -> None:
     assert {p: s for p, s in after.items() if p != "404.html"} == {
         p: s for p, s in before.items() if p != "404.html"
     }
+    assert data_stamps(site) == data_before, "a bad edit wrote data files again"
     # Fixing the file publishes the fix.
     fixed = {**yaml.safe_load(good), "prompt": ZEBRA_PROMPT}
     path.write_text(yaml.safe_dump(fixed, allow_unicode=True, sort_keys=False), "utf-8")
