@@ -870,11 +870,15 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         runs = tuple(blocks[int(n)] for n in PLACEHOLDER_NUMBER.findall(markdown))
         return PLACEHOLDER_NUMBER.sub("", markdown), runs
 
+    def _serve_options(self) -> RenderOptions:
+        """The render options under ``mkdocs serve``: every locale, data files deferred."""
+        return dataclasses.replace(self.options, locales=(), defer_files=True)
+
     def _serve_render(self, bank: Bank) -> RenderedSite:
         """Under ``mkdocs serve``, every locale's pages: after an edit only the pages that show
         changed questions are rendered again (``update_site``), else all of them."""
         state = self.serve
-        options = dataclasses.replace(self.options, locales=(), defer_files=True)
+        options = self._serve_options()
         last = state.shared
         update = None
         if last is not None and state.rendered_with == options:
@@ -1042,7 +1046,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         state.whole, state.built, state.shared = state.next_whole, state.next_built, self.shared
         with state.api_lock:
             state.data_digests.update(state.next_data)
-        state.rendered_with = dataclasses.replace(self.options, locales=(), defer_files=True)
+        state.rendered_with = self._serve_options()
         log.info(
             "qbank: %s: %d files written, %d skipped as unchanged",
             "full rebuild" if state.full else "rebuilt what changed",
