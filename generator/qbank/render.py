@@ -25,7 +25,6 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
 from operator import attrgetter
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -39,9 +38,9 @@ from qbank.exporters.bank_json import bank_json, question_json
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
+from qbank.templates import TEMPLATES
 from qbank.translations import is_stale, source_locale
 
-TEMPLATES = Path(__file__).parent / "site_templates"
 RESERVED_PAGES = ("practice",)
 LEVEL_PREFIX = "level-"
 IMAGES = "images"

@@ -56,7 +56,6 @@ from qbank.problems import ContentError
 from qbank.render import (
     PLACEHOLDER,
     PLACEHOLDER_NUMBER,
-    TEMPLATES,
     BodyCache,
     RenderedSite,
     RenderOptions,
@@ -76,6 +75,7 @@ from qbank.search import (
     search_settings,
     write_index,
 )
+from qbank.templates import TEMPLATES
 
 log = logging.getLogger("mkdocs.plugins.qbank")
 
