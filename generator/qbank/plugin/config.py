@@ -98,14 +98,14 @@ class Repository:
         return cls(content_root, path, branch, folder_url)
 
 
-def _edit_uri_written(config: MkDocsConfig) -> bool:
-    return any("edit_uri" in user for user in config.user_configs)
-
-
 def _branch(config: MkDocsConfig, default: str) -> str:
     """The branch from a user-set ``edit_uri`` such as ``edit/main/docs/``, else ``default``."""
     parts = (config.edit_uri or "").strip("/").split("/")
-    if _edit_uri_written(config) and len(parts) >= 2 and parts[0] in ("edit", "blob", "tree"):
+    if (
+        internals.written_by_user(config, "edit_uri")
+        and len(parts) >= 2
+        and parts[0] in ("edit", "blob", "tree")
+    ):
         return parts[1]
     return default
 
@@ -118,7 +118,7 @@ def render_options(
         return RenderOptions(content_dir=repository.path, placeholders=True)
     repo = config.repo_url.rstrip("/") + "/"
     edit_root = f"edit/{repository.branch}/"
-    if _edit_uri_written(config) and config.edit_uri:
+    if internals.written_by_user(config, "edit_uri") and config.edit_uri:
         # edit_uri points at the docs folder (edit/main/docs/); questions sit beside it.
         parts = config.edit_uri.strip("/").split("/")
         if parts and parts[-1] == Path(config.docs_dir).name and len(parts) > 2:

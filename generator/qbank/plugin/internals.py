@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,19 @@ from mkdocs.utils import CountHandler
 
 MKDOCS = "https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs"
 MATERIAL = "https://github.com/squidfunk/mkdocs-material/blob/9.8.2/material"
+
+# -- what the user wrote ------------------------------------------------------------------------
+# ``Config.user_configs`` (deprecated, "never used in MkDocs") is the only record of the keys
+# the user wrote, as opposed to defaults MkDocs derives (``edit_uri`` from ``repo_url``).
+# https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs/config/base.py#L265-L270
+
+
+def written_by_user(config: MkDocsConfig, key: str) -> bool:
+    """Whether ``key`` was set in the config file (not derived by MkDocs)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return any(key in user for user in config.user_configs)
+
 
 # -- one plugin instance per process -------------------------------------------------------------
 # MkDocs keeps the instance of a plugin that has ``on_startup`` for every config loaded later
@@ -166,6 +180,7 @@ NAV_TO_EXCLUDED = re.compile(r"^A reference to '([^']+)' is included in the 'nav
 # set here after MkDocs validated the config.
 # https://github.com/squidfunk/mkdocs-material/blob/9.8.2/material/plugins/tags/config.py#L55
 # https://github.com/squidfunk/mkdocs-material/blob/9.8.2/material/plugins/tags/structure/tag/__init__.py#L31
+# https://github.com/squidfunk/mkdocs-material/blob/9.8.2/material/plugins/tags/structure/mapping/manager/__init__.py#L50
 # The search plugin checks its ``enabled`` option at every event, so switching it off after
 # validation stops it.
 # https://github.com/squidfunk/mkdocs-material/blob/9.8.2/material/plugins/search/plugin.py#L64
