@@ -55,14 +55,21 @@ def test_one_plugin_instance_for_every_config_loaded(tmp_path: Path) -> None:
     )
 
 
-def test_nested_build_entry_points() -> None:
-    parameters = inspect.signature(load_config).parameters
-    for name in ("config_file", "site_dir", "site_url", "use_directory_urls", "strict"):
-        assert name in parameters or any(
-            p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
-        ), changed("mkdocs.config.load_config", f"no longer takes {name}=")
-    assert "config" in inspect.signature(build_module.build).parameters, changed(
-        "mkdocs.commands.build.build", "no longer takes the config (build_nested)"
+def test_nested_build_entry_points(tmp_path: Path) -> None:
+    path = project(tmp_path)
+    nested = load_config(
+        config_file=str(path),
+        site_dir=str(tmp_path / "elsewhere"),
+        site_url="https://example.org/x/",
+        use_directory_urls=False,
+        strict=True,
+    )
+    applied = (nested.site_dir, nested.site_url, nested.use_directory_urls, nested.strict)
+    assert applied == (str(tmp_path / "elsewhere"), "https://example.org/x/", False, True), changed(
+        "mkdocs.config.load_config", f"ignores build_nested's overrides: {applied}"
+    )
+    assert list(inspect.signature(build_module.build).parameters)[:1] == ["config"], changed(
+        "mkdocs.commands.build.build", "no longer takes the config first (build_nested)"
     )
 
 
@@ -221,7 +228,9 @@ def test_material_search_switched_off(tmp_path: Path) -> None:
     config = load(project(tmp_path, theme={"name": "material"}, plugins=["search"]))
     internals.switch_off_material_search(config)
     search = config.plugins["material/search"]
-    assert search.config["enabled"] is False
+    assert search.config["enabled"] is False, changed(
+        "material search plugin config", "has no enabled option (switch_off_material_search)"
+    )
     for event in ("on_config", "on_page_context", "on_post_build"):
         body = inspect.getsource(getattr(type(search), event))
         assert re.search(r"if not self\.config\.enabled:\s+return", body), changed(
