@@ -309,3 +309,45 @@ def verify(site_dir: Path, content: Path) -> None:
         click.echo(f"{len(problems)} problem(s) in {display_path(site_dir)}", err=True)
         sys.exit(1)
     click.echo(f"ok: {len(bank.entries)} question(s) verified in {display_path(site_dir)}")
+
+
+@main.command()
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default="build/publish",
+    show_default=True,
+    help="Where to write the docs tree (its mkdocs.yml, docs/ and overrides/).",
+)
+@click.option(
+    "--config-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default="mkdocs.yml",
+    show_default=True,
+    help="The site's mkdocs.yml whose settings the tree's config carries (optional).",
+)
+@click.option("--watch", is_flag=True, help="Keep the tree up to date on edits of the bank.")
+@content_option
+def build(out: Path, config_file: Path, watch: bool, content: Path) -> None:
+    """Write the bank as a docs tree that MkDocs, ProperDocs or Zensical publishes without
+    the qbank plugin: `mkdocs build -f OUT/mkdocs.yml` (or `properdocs build -f …`,
+    `zensical build -f …`). Only files whose bytes changed are rewritten.
+    """
+    from qbank.docstree import TreeBuilder
+    from qbank.problems import display_path
+
+    builder = TreeBuilder(content, out, config_file)
+    try:
+        report = builder.build()
+    except ContentError as exc:
+        raise click.ClickException(
+            exc.format_text() + "\nthe bank has errors; nothing was written"
+        ) from None
+    click.echo(
+        f"{display_path(out)}: {len(report.written)} file(s) written, "
+        f"{report.unchanged} unchanged, {len(report.removed)} removed"
+    )
+    if watch:
+        from qbank.docswatch import watch_tree
+
+        watch_tree(builder, click.echo)

@@ -14,9 +14,10 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
-from qbank.plugin.config import ASSETS, Shared
+from qbank.plugin.config import Shared
 from qbank.render import PLACEHOLDER, Slot, page_paths, strings_for
 from qbank.templates import TEMPLATES
+from qbank.theme import ASSETS
 
 _HEADING_OR_PLACEHOLDER = re.compile(
     r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'
