@@ -216,9 +216,9 @@ def tree_files(
     for asset in ASSETS:
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
-    for path in sorted(overrides.rglob("*")):
-        if path.is_file():
-            yield f"{OVERRIDES}/{path.relative_to(overrides).as_posix()}", path.read_bytes()
+    for found in sorted(overrides.rglob("*")):
+        if found.is_file():
+            yield f"{OVERRIDES}/{found.relative_to(overrides).as_posix()}", found.read_bytes()
     yield f"{OVERRIDES}/partials/language.html", LANGUAGE_PARTIAL.encode()
 
 
