@@ -144,7 +144,9 @@ def test_a_bank_with_errors_writes_nothing(tmp_path: Path, small_bank: Path) -> 
 
 
 @pytest.mark.parametrize("publisher", PUBLISHERS)
-def test_each_publisher_publishes_the_tree(tmp_path: Path, small_bank: Path, publisher: str) -> None:
+def test_each_publisher_publishes_the_tree(
+    tmp_path: Path, small_bank: Path, publisher: str
+) -> None:
     tree = write_tree(tmp_path, small_bank)
     try:
         site = publish_tree(tree, publisher)

@@ -7,7 +7,7 @@ ProperDocs, Zensical) publishes it. The folder ``out`` holds::
                    the assets and qbank's settings; no qbank plugin, no built-in search
     docs/          every locale's pages (``render_site`` without placeholders: each question's
                    Markdown heading, then its HTML), the images, the practice and JSON API
-                   files, each locale's search index and the assets
+                   files, each locale's search index and sitemap, and the assets
     overrides/     the theme overrides (``site_templates/overrides``) and a language partial
                    that gives each page its locale's language (one build holds every locale)
     site/          where the publisher writes the site (``site_dir``; Zensical requires it
@@ -42,6 +42,7 @@ from qbank.render import (
     update_site,
 )
 from qbank.search import INDEX_DIR, iter_docs, search_settings, write_index
+from qbank.sitemaps import locale_sitemap
 from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
@@ -213,6 +214,8 @@ def tree_files(
         for path, chunks in produce() if produce else ():
             yield f"{DOCS}/{path}", b"".join(chunks)
         yield from _search_files(bank, locale)
+        sitemap = locale_sitemap(bank, locale, str(config.get("site_url") or ""))
+        yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
     for asset in ASSETS:
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
