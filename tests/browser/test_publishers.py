@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Turkish and Chinese test content)
 """What a reader does, in Chromium, on the site each publisher makes of ``qbank build``'s
 tree without the qbank plugin: MkDocs 1.6 with Material, ProperDocs, Zensical."""
 
@@ -11,7 +10,6 @@ import threading
 from collections.abc import Iterator
 from functools import partial
 from http.server import ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
