@@ -62,7 +62,6 @@ from qbank.render import (
     Slot,
     page_paths,
     render_site,
-    strings_for,
     update_site,
 )
 from qbank.search import (
@@ -75,6 +74,7 @@ from qbank.search import (
     search_settings,
     write_index,
 )
+from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 
 log = logging.getLogger("mkdocs.plugins.qbank")
@@ -413,6 +413,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         config.site_name = html.escape(shared.site.titles[locale])
         config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
         config.extra["qbank_locale"] = locale
+        config.extra["qbank_strings"] = strings_for(locale)["widget"]  # (partials/header.html)
         # qbank's own index (qbank.search, written after the build) replaces Material's search.
         config.extra["qbank_search"] = search_settings(shared.bank)
         material_search = config.plugins.get("material/search")
