@@ -45,7 +45,7 @@ def strings_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
 
 def test_each_shipped_locale_translates_every_english_key() -> None:
     table = interface_strings()
-    assert list(table)[0] == "en"
+    assert next(iter(table)) == "en"
     assert set(LOCALES) <= set(table)
     english = key_paths(table["en"])
     for locale, own in table.items():

@@ -62,6 +62,7 @@ from qbank.strings import strings_for
 
 log = logging.getLogger(__name__)
 
+
 def search_settings(bank: Bank) -> dict[str, Any]:
     """What the search box needs, for every locale of ``bank``: its interface text and the
     filters' choices (``[key, name]`` pairs in catalog order, names in that locale).

@@ -15,8 +15,7 @@ from qbank.bank import Bank
 
 FORMATS = {"json": ".json", "anki": ".apkg", "moodle": ".xml"}
 ANKI_MISSING = (
-    "the anki export needs genanki, which qbank installs only on request: "
-    'pip install "qbank[anki]"'
+    'the anki export needs genanki, which qbank installs only on request: pip install "qbank[anki]"'
 )
 
 

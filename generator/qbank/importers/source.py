@@ -7,7 +7,6 @@ plan (``qbank.importers.plan``) merges that into the bank. A source the parser c
 raises ``SourceError`` naming the file, the position and what was expected.
 """
 
-# ruff: noqa: RUF001  (Turkish and Chinese text is meant)
 from __future__ import annotations
 
 import hashlib
