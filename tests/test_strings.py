@@ -112,3 +112,21 @@ def test_pages_carry_the_widget_and_search_text_of_their_locale(site: Path) -> N
         button = box.css_first(".qb-search__open")
         assert button is not None
         assert button.attributes.get("aria-label") == strings_for(locale)["search"]["search"]
+
+
+def test_the_moodle_feedback_and_importer_names_come_from_the_table(tmp_path: Path) -> None:
+    from lxml import etree
+
+    from qbank.bank import load_bank
+    from qbank.exporters.moodle import moodle_xml
+    from qbank.importers.source import KNOWN_NAMES
+
+    bank = load_bank(write_small_bank(tmp_path / "content"))
+    for locale in LOCALES:
+        t = strings_for(locale)
+        quiz = etree.fromstring(moodle_xml(bank, locale))
+        feedback = set(quiz.xpath("//answer/feedback/text/text()"))
+        assert feedback == {f"<p>{t['option_right']}</p>", f"<p>{t['option_wrong']}</p>"}
+        for key, name in t["catalog_names"].items():
+            assert KNOWN_NAMES[key][locale] == name
+    assert strings_for("tr")["option_wrong"] != strings_for("en")["option_wrong"]
