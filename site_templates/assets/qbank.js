@@ -10,7 +10,8 @@
   window.__qbank = true;
 
   /* Interface text of the page's locale (site_templates/strings/<locale>.yaml, "widget";
-   * keys the locale leaves out are English): a JSON data block the header writes, not script. */
+   * keys the locale leaves out are English): a JSON data block the header writes, not script.
+   * Without it (a page qbank's header did not write) a key stands for itself. */
   var STRINGS = {};
   var stringsNode = null;
   function t(key) {
@@ -23,7 +24,7 @@
         STRINGS = {};
       }
     }
-    return STRINGS[key];
+    return key in STRINGS ? STRINGS[key] : key;
   }
 
   /* ---------------------------------------------------------------- storage */
