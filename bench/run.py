@@ -63,10 +63,7 @@ import material
 import uuid6
 import yaml
 
-try:  # qbank.plugin is being split into a package (its settings in qbank.plugin.config)
-    from qbank.plugin.config import DEFAULT_PALETTE
-except ImportError:
-    from qbank.plugin import DEFAULT_PALETTE  # type: ignore[attr-defined,no-redef]
+from qbank.plugin.config import DEFAULT_PALETTE
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
