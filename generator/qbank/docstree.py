@@ -38,11 +38,11 @@ from qbank.render import (
     RenderedSite,
     RenderOptions,
     render_site,
-    strings_for,
     update_site,
 )
 from qbank.search import INDEX_DIR, iter_docs, search_settings, write_index
 from qbank.sitemaps import locale_sitemap
+from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
@@ -166,6 +166,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
         config[key] = kept + [asset for asset in ASSETS if asset.endswith(suffix)]
     extra = dict(user.get("extra") or {})
     extra["qbank_locale"] = default
+    extra["qbank_strings"] = strings_for(default)["widget"]
+    extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
     extra["qbank_search"] = search_settings(bank)
     extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}
     extra["alternate"] = [
