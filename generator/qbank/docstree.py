@@ -23,7 +23,7 @@ import dataclasses
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -203,9 +203,13 @@ def _search_files(bank: Bank, locale: str) -> Iterator[tuple[str, bytes]]:
 
 
 def tree_files(
-    bank: Bank, site: RenderedSite, config: dict[str, Any]
+    bank: Bank,
+    site: RenderedSite,
+    config: dict[str, Any],
+    fields: Collection[str] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
-    """Every file of the tree but the site: (path relative to ``out``, bytes)."""
+    """Every file of the tree but the site: (path relative to ``out``, bytes); with
+    ``fields``, of the practice files only those of these fields."""
     yield CONFIG, _config_text(config).encode()
     for path in sorted(site.pages):
         yield f"{DOCS}/{path}", _escape_title(site.pages[path]).encode()
@@ -213,7 +217,8 @@ def tree_files(
         yield f"{DOCS}/{path}", site.files[path]
     for locale in bank.catalog.locales:
         produce = site.deferred.get(locale)
-        for path, chunks in produce() if produce else ():
+        limits = {} if fields is None else {"fields": fields}
+        for path, chunks in produce(**limits) if produce else ():
             yield f"{DOCS}/{path}", b"".join(chunks)
         yield from _search_files(bank, locale)
         sitemap = locale_sitemap(bank, locale, str(config.get("site_url") or ""))
@@ -245,9 +250,12 @@ class TreeReport:
     removed: list[str] = field(default_factory=list)
 
 
-def sync(out: Path, files: Iterable[tuple[str, bytes]]) -> TreeReport:
+def sync(
+    out: Path, files: Iterable[tuple[str, bytes]], keep: Callable[[str], bool] = lambda _: False
+) -> TreeReport:
     """Write ``files`` under ``out``, each only when its bytes changed (under a temporary
-    name first); remove the files of ``docs/`` and ``overrides/`` not among them."""
+    name first); remove the files of ``docs/`` and ``overrides/`` neither among them nor
+    kept by ``keep(path)``."""
     report = TreeReport()
     seen: set[str] = set()
     for relative, data in files:
@@ -267,7 +275,7 @@ def sync(out: Path, files: Iterable[tuple[str, bytes]]) -> TreeReport:
     for folder in (DOCS, OVERRIDES):
         for path in sorted((out / folder).rglob("*"), reverse=True):
             relative = path.relative_to(out).as_posix()
-            if path.is_file() and relative not in seen:
+            if path.is_file() and relative not in seen and not keep(relative):
                 path.unlink()
                 report.removed.append(relative)
             elif path.is_dir() and not any(path.iterdir()):
@@ -319,4 +327,14 @@ class TreeBuilder:
         self.bank, self.site = bank, site
         self.out.mkdir(parents=True, exist_ok=True)
         config = tree_config(user, bank, site)
-        return sync(self.out, tree_files(bank, site, config))
+        if update is None:
+            return sync(self.out, tree_files(bank, site, config))
+        # An edit: the practice files of the fields it touched are made again, the other
+        # fields' stay (the pages, search index and JSON API are made again and compared).
+        fields = update.fields
+
+        def untouched(path: str) -> bool:  # docs/<locale>/api/practice/<field>/<level>.json
+            parts = path.split("/")
+            return len(parts) > 5 and parts[2:4] == ["api", "practice"] and parts[4] not in fields
+
+        return sync(self.out, tree_files(bank, site, config, fields), untouched)
