@@ -84,6 +84,17 @@ def test_config_carries_the_user_settings_without_the_plugin(
     assert names == ["English", "Türkçe", "中文"]
 
 
+def test_hand_written_pages_of_the_docs_dir_come_along(tmp_path: Path, small_bank: Path) -> None:
+    own = tmp_path / "pages"
+    (own / "about").mkdir(parents=True)
+    (own / "about/index.md").write_text("# About this bank\n", "utf-8")
+    (own / "en").mkdir()
+    (own / "en/index.md").write_text("# shadowed by the bank's home\n", "utf-8")
+    tree = write_tree(tmp_path, small_bank, docs_dir="pages")
+    assert (tree / "docs/about/index.md").read_text("utf-8") == "# About this bank\n"
+    assert "shadowed" not in (tree / "docs/en/index.md").read_text("utf-8")
+
+
 def test_tags_of_the_user_config_are_kept_as_written(tmp_path: Path, small_bank: Path) -> None:
     """An !ENV or !!python tag is written back, never run."""
     (tmp_path / "mkdocs.yml").write_text(

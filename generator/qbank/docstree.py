@@ -207,10 +207,18 @@ def tree_files(
     site: RenderedSite,
     config: dict[str, Any],
     fields: Collection[str] | None = None,
+    own_docs: Path | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Every file of the tree but the site: (path relative to ``out``, bytes); with
-    ``fields``, of the practice files only those of these fields."""
+    ``fields``, of the practice files only those of these fields. The files of ``own_docs``
+    (the user's docs_dir: hand-written pages) come along where the bank makes no file."""
     yield CONFIG, _config_text(config).encode()
+    made = {*site.pages, *site.files, *ASSETS}
+    if own_docs is not None and own_docs.is_dir():
+        for found in sorted(own_docs.rglob("*")):
+            relative = found.relative_to(own_docs).as_posix()
+            if found.is_file() and relative not in made and not relative.startswith("."):
+                yield f"{DOCS}/{relative}", found.read_bytes()
     for path in sorted(site.pages):
         yield f"{DOCS}/{path}", _escape_title(site.pages[path]).encode()
     for path in sorted(site.files):
@@ -327,8 +335,9 @@ class TreeBuilder:
         self.bank, self.site = bank, site
         self.out.mkdir(parents=True, exist_ok=True)
         config = tree_config(user, bank, site)
+        own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
         if update is None:
-            return sync(self.out, tree_files(bank, site, config))
+            return sync(self.out, tree_files(bank, site, config, own_docs=own))
         # An edit: the practice files of the fields it touched are made again, the other
         # fields' stay (the pages, search index and JSON API are made again and compared).
         fields = update.fields
@@ -337,4 +346,4 @@ class TreeBuilder:
             parts = path.split("/")
             return len(parts) > 5 and parts[2:4] == ["api", "practice"] and parts[4] not in fields
 
-        return sync(self.out, tree_files(bank, site, config, fields), untouched)
+        return sync(self.out, tree_files(bank, site, config, fields, own), untouched)
