@@ -322,6 +322,10 @@ class TreeBuilder:
             self.report_template,
         )
 
+    def forget(self) -> None:
+        """Render every page at the next build (a site template changed)."""
+        self.bank, self.site, self.bodies = None, None, BodyCache()
+
     def build(self) -> TreeReport:
         """Load, render and write the tree; raises ``ContentError`` (nothing written) when
         the bank has errors."""

@@ -30,20 +30,26 @@ def watch_tree(
 ) -> None:
     """Write the tree again after each change until ``stop`` is set (or Ctrl-C)."""
     changed = threading.Event()
+    templates = threading.Event()  # a template changed: render every page again
     stop = stop or threading.Event()
 
     class Handler(FileSystemEventHandler):
+        def __init__(self, *flags: threading.Event) -> None:
+            self.flags = flags
+
         def on_any_event(self, event: FileSystemEvent) -> None:
             if event.event_type in _CHANGES and not (
                 event.is_directory and event.event_type == "modified"
             ):
-                changed.set()
+                for flag in self.flags:
+                    flag.set()
 
     observer = Observer()
-    observer.schedule(Handler(), str(builder.content), recursive=True)
-    observer.schedule(Handler(), str(TEMPLATES), recursive=True)
+    observer.schedule(Handler(changed), str(builder.content), recursive=True)
+    observer.schedule(Handler(changed, templates), str(TEMPLATES), recursive=True)
     if builder.config_file.is_file():
-        observer.schedule(Handler(), str(builder.config_file.resolve().parent), recursive=False)
+        folder = str(builder.config_file.resolve().parent)
+        observer.schedule(Handler(changed), folder, recursive=False)
     observer.start()
     echo(f"watching {builder.content} (Ctrl-C stops)")
     try:
@@ -52,6 +58,9 @@ def watch_tree(
                 continue
             time.sleep(SETTLE)
             changed.clear()
+            if templates.is_set():
+                templates.clear()
+                builder.forget()
             started = time.monotonic()
             try:
                 report = builder.build()
