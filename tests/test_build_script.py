@@ -161,6 +161,20 @@ def test_a_bank_with_errors_writes_nothing(tmp_path: Path, small_bank: Path) -> 
     assert _files(tree) == before
 
 
+def test_a_broken_mkdocs_yml_is_named_with_its_line(tmp_path: Path, small_bank: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: Small\ntheme: [unclosed\n", "utf-8")
+    result = subprocess.run(
+        [QBANK, "build", "--content", str(small_bank)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert "mkdocs.yml:3:1:" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "build/publish/docs").exists()
+
+
 @pytest.mark.parametrize("publisher", PUBLISHERS)
 def test_each_publisher_publishes_the_tree(
     tmp_path: Path, small_bank: Path, publisher: str

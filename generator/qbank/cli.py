@@ -341,7 +341,7 @@ def build(out: Path, config_file: Path, watch: bool, content: Path) -> None:
         report = builder.build()
     except ContentError as exc:
         raise click.ClickException(
-            exc.format_text() + "\nthe bank has errors; nothing was written"
+            exc.format_text() + "\nnothing was written; the tree is as it was"
         ) from None
     click.echo(
         f"{display_path(out)}: {len(report.written)} file(s) written, "

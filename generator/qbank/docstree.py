@@ -33,6 +33,7 @@ import yaml
 
 from qbank.bank import Bank, Entry, load_bank
 from qbank.cache import FileCache
+from qbank.problems import ContentError, Problem, display_path
 from qbank.render import (
     BodyCache,
     RenderedSite,
@@ -111,8 +112,17 @@ def read_user_config(path: Path) -> dict[str, Any]:
     """The user's mkdocs.yml as data (its tags kept, not run); {} when there is none."""
     if not path.is_file():
         return {}
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Reader)
-    return data if isinstance(data, dict) else {}
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Reader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = Problem(display_path(path), line, col, "", str(error.problem), "valid YAML")
+        raise ContentError([problem]) from None
+    if data is not None and not isinstance(data, dict):
+        problem = Problem(display_path(path), 1, 1, "", "not a mapping", "mkdocs.yml settings")
+        raise ContentError([problem])
+    return data or {}
 
 
 def _name(item: Any) -> str:
