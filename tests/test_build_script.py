@@ -74,6 +74,7 @@ def test_config_carries_the_user_settings_without_the_plugin(
     assert config["plugins"] == []  # qbank's and tags are left out
     assert config["docs_dir"] == "docs"
     assert config["site_dir"] == "site"
+    assert config["edit_uri"] == ""
     assert config["theme"]["custom_dir"] == "overrides"
     assert config["markdown_extensions"][:2] == ["footnotes", {"toc": {"permalink": "#"}}]
     assert {"attr_list", "admonition", "tables"} <= set(map(str, config["markdown_extensions"]))
@@ -192,6 +193,8 @@ def test_each_publisher_publishes_the_tree(
         assert f'class="qb-search" data-locale="{locale}"' in html
         assert 'id="h-01a05d13-8d21-739a-baa2-7dab67be4007"' in html
         assert "qbank:question:" not in html
+        assert "md-content__button" not in html  # no page edit button into the tree
+        assert 'class="qb-edit" href="https://github.com/qbank-dev/qbank/edit/main/' in html
     tr = (site / "tr/backend/indexing/index.html").read_text("utf-8")
     # the language switcher links the same page in each locale
     assert 'href="../../../zh/backend/indexing/" hreflang="zh"' in tr

@@ -65,6 +65,9 @@ DEFAULT_OUT = Path("build/publish")
 # built-in search (qbank writes its own index) and tags (one build holds every locale, so a
 # tags index would mix them).
 _DROPPED_PLUGINS = {"qbank", "search", "material/search", "tags", "material/tags"}
+# Page actions pointing into the repository at the page's file: a tree page has none there
+# (Zensical makes an edit link even from an empty edit_uri; the features hide it).
+_EDIT_FEATURES = {"content.action.edit", "content.action.view"}
 _TITLE = re.compile(r'\A(---\ntitle: ")([^"\n]*)(")', re.MULTILINE)
 
 LANGUAGE_PARTIAL = """\
@@ -154,6 +157,9 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     config["site_name"] = escape(site.titles[default])
     config["docs_dir"] = DOCS
     config["site_dir"] = SITE
+    # The tree's files are not in the repository: no page edit button (each question keeps
+    # its edit link, made from the user's repo_url and edit_uri); see _EDIT_FEATURES.
+    config["edit_uri"] = ""
     # One build holds every locale: the nav lists each under its language's name.
     nav: list[Any] = ["index.md"]
     nav += [{strings_for(loc)["language_name"]: site.nav[loc]} for loc in catalog.locales]
@@ -164,7 +170,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
         theme.pop("custom_dir")
     theme.update(custom_dir=OVERRIDES, language=material_language(default), font=False)
     theme.setdefault("palette", DEFAULT_PALETTE)
-    theme.setdefault("features", default_features(bank))
+    features = theme.get("features") or default_features(bank)
+    theme["features"] = [f for f in features if f not in _EDIT_FEATURES]
     config["theme"] = theme
     plugins = user.get("plugins") or []
     if isinstance(plugins, dict):
