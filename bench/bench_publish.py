@@ -114,6 +114,14 @@ def preview(project: Path, content: Path, edits: int) -> list[float]:
     return times
 
 
+def print_preview(seconds: list[float]) -> None:
+    print(
+        f"  edit → preview (qbank build --watch + zensical serve): median "
+        f"{statistics.median(seconds):.2f} s ({', '.join(f'{t:.2f}' for t in seconds)})",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=3000)
@@ -121,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/qbank-bench"))
     parser.add_argument("--preview", action="store_true", help="time edit → zensical serve")
     parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--preview-only", action="store_true", help="only edit → preview")
     args = parser.parse_args(argv)
     work: Path = args.work.resolve()
     content = work / f"bank-{args.questions}"
@@ -131,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     project = work / f"publish-{args.questions}"
     tree = project / "tree"
     command = write_tree(content, project)
+    if args.preview_only:
+        measure(command, project)  # the tree the server starts from
+        print_preview(preview(project, content, args.edits))
+        return 0
 
     def cold(_: int) -> dict[str, float]:
         shutil.rmtree(tree, ignore_errors=True)
@@ -153,11 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     write_plain(content, plain, quiz=False)
     print(_row("plain Material + its search", median_of(args.runs, lambda _: run_mkdocs(plain))))
     if args.preview:
-        seconds = preview(project, content, args.edits)
-        print(
-            f"  edit → preview (qbank build --watch + zensical serve): median "
-            f"{statistics.median(seconds):.2f} s ({', '.join(f'{t:.2f}' for t in seconds)})"
-        )
+        print_preview(preview(project, content, args.edits))
     return 0
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import tempfile
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape
@@ -38,10 +37,11 @@ from qbank.render import (
     BodyCache,
     RenderedSite,
     RenderOptions,
+    gone_entries,
     render_site,
     update_site,
 )
-from qbank.search import INDEX_DIR, iter_docs, search_settings, write_index
+from qbank.search import INDEX_DIR, index_files, iter_docs, search_settings
 from qbank.sitemaps import locale_sitemap
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
@@ -209,14 +209,9 @@ def _topic_url(locale: str, entry: Entry) -> str:
 
 
 def _search_files(bank: Bank, locale: str) -> Iterator[tuple[str, bytes]]:
-    """A locale's search index (written by ``search.write_index``), as tree files."""
-    with tempfile.TemporaryDirectory(prefix="qbank-index-") as scratch:
-        folder = Path(scratch) / "index"
-        write_index(iter_docs(bank, locale, _topic_url), folder)
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                relative = path.relative_to(folder).as_posix()
-                yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", path.read_bytes()
+    """A locale's search index (``search.index_files``), as tree files."""
+    for relative, data in index_files(iter_docs(bank, locale, _topic_url)):
+        yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
 
 
 def tree_files(
@@ -225,9 +220,11 @@ def tree_files(
     config: dict[str, Any],
     fields: Collection[str] | None = None,
     own_docs: Path | None = None,
+    locales: Collection[str] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Every file of the tree but the site: (path relative to ``out``, bytes); with
-    ``fields``, of the practice files only those of these fields. The files of ``own_docs``
+    ``fields``, of the practice files only those of these fields; with ``locales``, the JSON
+    API, practice files and search index of those locales only. The files of ``own_docs``
     (the user's docs_dir: hand-written pages) come along where the bank makes no file."""
     yield CONFIG, _config_text(config).encode()
     made = {*site.pages, *site.files, *ASSETS}
@@ -241,13 +238,15 @@ def tree_files(
     for path in sorted(site.files):
         yield f"{DOCS}/{path}", site.files[path]
     for locale in bank.catalog.locales:
+        sitemap = locale_sitemap(bank, locale, str(config.get("site_url") or ""))
+        yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
+        if locales is not None and locale not in locales:
+            continue
         produce = site.deferred.get(locale)
         limits = {} if fields is None else {"fields": fields}
         for path, chunks in produce(**limits) if produce else ():
             yield f"{DOCS}/{path}", b"".join(chunks)
         yield from _search_files(bank, locale)
-        sitemap = locale_sitemap(bank, locale, str(config.get("site_url") or ""))
-        yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
     for asset in ASSETS:
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
@@ -349,22 +348,29 @@ class TreeBuilder:
         bank = load_bank(self.content, self.files)
         user = read_user_config(self.config_file)
         options = _tree_options(self.options(user))
-        update = None
-        if self.bank is not None and self.site is not None:
-            update = update_site(self.bank, self.site, bank, options, self.bodies)
+        update, before = None, self.bank
+        if before is not None and self.site is not None:
+            update = update_site(before, self.site, bank, options, self.bodies)
         site = update.site if update is not None else render_site(bank, options, self.bodies)
         self.bank, self.site = bank, site
         self.out.mkdir(parents=True, exist_ok=True)
         config = tree_config(user, bank, site)
         own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
-        if update is None:
+        if update is None or before is None:
             return sync(self.out, tree_files(bank, site, config, own_docs=own))
-        # An edit: the practice files of the fields it touched are made again, the other
-        # fields' stay (the pages, search index and JSON API are made again and compared).
+        # An edit: the data files (JSON API, practice, search index) of the locales of the
+        # changed questions, of their practice files those of the fields touched; the others
+        # stay. Every page is made again and compared.
         fields = update.fields
+        changed = [*gone_entries(before, bank), *gone_entries(bank, before)]
+        locales = {locale for entry in changed for locale in entry.locales}
 
-        def untouched(path: str) -> bool:  # docs/<locale>/api/practice/<field>/<level>.json
+        def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
-            return len(parts) > 5 and parts[2:4] == ["api", "practice"] and parts[4] not in fields
+            if len(parts) < 4 or parts[2] != "api":
+                return False
+            practice = len(parts) > 5 and parts[3] == "practice" and parts[4] not in fields
+            return parts[1] not in locales or practice
 
-        return sync(self.out, tree_files(bank, site, config, fields, own), untouched)
+        files = tree_files(bank, site, config, fields, own, locales)
+        return sync(self.out, files, untouched)

@@ -34,22 +34,26 @@ def watch_tree(
     stop = stop or threading.Event()
 
     class Handler(FileSystemEventHandler):
-        def __init__(self, *flags: threading.Event) -> None:
-            self.flags = flags
+        def __init__(self, *flags: threading.Event, only: str = "") -> None:
+            self.flags, self.only = flags, only  # ``only``: the one file of the folder
 
         def on_any_event(self, event: FileSystemEvent) -> None:
-            if event.event_type in _CHANGES and not (
+            if event.event_type not in _CHANGES or (
                 event.is_directory and event.event_type == "modified"
             ):
-                for flag in self.flags:
-                    flag.set()
+                return
+            paths = {str(event.src_path), str(getattr(event, "dest_path", "") or "")}
+            if self.only and self.only not in paths:
+                return
+            for flag in self.flags:
+                flag.set()
 
     observer = Observer()
     observer.schedule(Handler(changed), str(builder.content), recursive=True)
     observer.schedule(Handler(changed, templates), str(TEMPLATES), recursive=True)
-    if builder.config_file.is_file():
-        folder = str(builder.config_file.resolve().parent)
-        observer.schedule(Handler(changed), folder, recursive=False)
+    config = builder.config_file.resolve()
+    if config.is_file():  # its folder, for the editors that replace the file
+        observer.schedule(Handler(changed, only=str(config)), str(config.parent), recursive=False)
     observer.start()
     echo(f"watching {builder.content} (Ctrl-C stops)")
     try:
