@@ -80,6 +80,7 @@ from qbank.templates import TEMPLATES
 log = logging.getLogger("mkdocs.plugins.qbank")
 
 ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
+LAZY_ASSETS = ("assets/snowball-english.js",)  # loaded by search.js when needed
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (
     "navigation.instant",
@@ -557,7 +558,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         for path, data in site.files.items():
             if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
                 self._add(files, File.generated(config, path, content=data))
-        for asset in ASSETS:
+        for asset in (*ASSETS, *LAZY_ASSETS):
             self._add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
         if config.plugins.get("material/tags") is not None:
             # The tags index of this locale: Material lists every tag with its topic pages.
@@ -643,7 +644,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         started = time.monotonic()
         docs = iter_docs(self.shared.bank, locale, self.topic_url)
         try:
-            write_index(docs, site_dir / locale / INDEX_DIR)
+            write_index(docs, site_dir / locale / INDEX_DIR, locale)
         except SearchIndexError as error:
             raise PluginError(f"qbank: {error}") from None
         log.debug("qbank: %s search index written in %.1f s", locale, time.monotonic() - started)
