@@ -369,8 +369,8 @@ CHOICE = {
         "answer": "a",
         "difficulty": 2,
         "explanation": {
-            "en": "Modern engines use tracing garbage collection: two objects that reference "
-            "each other are still collected when nothing else reaches them.",
+            "en": "Modern engines (V8's Orinoco, for one) use tracing garbage collection: two "
+            "objects that reference each other are still collected when nothing else reaches them.",
             "tr": "Modern motorlar izleyen çöp toplama kullanır: birbirine başvuran iki nesne, "
             "başka hiçbir şey onlara ulaşmıyorsa yine toplanır.",
             "zh": "现代引擎使用追踪式垃圾回收：互相引用的两个对象，如果没有其他对象能到达它们，"
