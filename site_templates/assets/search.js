@@ -139,16 +139,22 @@
   }
 
   // The units of a query: a stem per word; a CJK run as its characters (each counts as a
-  // word) and its pairs (they only add to the score, so neighbours rank first).
+  // word) and its pairs (they only add to the score, so neighbours rank first). A character
+  // of a longer run is found through the pairs that hold it (fewer files to download); its
+  // own postings are looked up only when none of them occurs anywhere (``pairs``).
   function queryUnits(query, locale, stemmer, manifest) {
     const units = new Map();
-    const add = (unit) => units.has(unit.term) || units.set(unit.term, unit);
+    const add = (unit) => units.get(unit.term) || units.set(unit.term, unit).get(unit.term);
     for (const piece of words(query, locale)) {
       if (isCjk(piece)) {
         const chars = Array.from(piece);
-        for (const char of chars) add({ term: char, cjk: true, counts: true });
+        if (chars.length === 1) add({ term: piece, cjk: true, counts: true }).pairs = null;
         for (let i = 0; i + 1 < chars.length; i += 1) {
-          add({ term: chars[i] + chars[i + 1], cjk: true, counts: false });
+          const pair = add({ term: chars[i] + chars[i + 1], cjk: true, counts: false });
+          for (const char of [chars[i], chars[i + 1]]) {
+            const unit = add({ term: char, cjk: true, counts: true, pairs: [] });
+            if (unit.pairs) unit.pairs.push(pair);
+          }
         }
       } else {
         const term = stem(piece, locale, stemmer);
@@ -233,10 +239,24 @@
     async search(query, options) {
       const filters = (options && options.filters) || {};
       const units = query ? queryUnits(query, this.locale, this.stemmer, this.manifest) : [];
-      const [keep, ...found] = await Promise.all([
+      const derived = (unit) => unit.cjk && unit.pairs; // a character found through its pairs
+      const [keep, ...first] = await Promise.all([
         this.allowed(filters),
-        ...units.map((unit) => this.matches(unit)),
+        ...units.map((unit) => (derived(unit) ? null : this.matches(unit))),
       ]);
+      const byTerm = new Map(units.map((unit, i) => [unit.term, first[i]]));
+      const found = await Promise.all(
+        units.map(async (unit, i) => {
+          if (!derived(unit)) return first[i];
+          const union = new Map();
+          for (const pair of unit.pairs) {
+            for (const [id, weight] of byTerm.get(pair.term)) {
+              if (weight > (union.get(id) || 0)) union.set(id, weight);
+            }
+          }
+          return union.size ? union : this.matches(unit);
+        }),
+      );
       const total = this.manifest.docs;
       let ids;
       const score = new Map();
