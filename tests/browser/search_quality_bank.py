@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF003  (Turkish and Chinese test content)
+# ruff: noqa: RUF001, RUF002, E501  (Turkish and Chinese test content, one query a line)
 """The search-quality bank: the sample bank (content/) plus a JavaScript field written for
 search, with realistic Turkish morphology (değişkenlerinin, sınıfları, dizinin, sayılarla,
 olayı, Promise'lerden, özellikle next to özellikleri) and unsegmented Chinese (变量被提升, 类
@@ -27,7 +27,11 @@ FIELD = {
                     "name": {"en": "The language", "tr": "Dil", "zh": "语言基础"},
                 },
                 "runtime": {
-                    "name": {"en": "Runtime and events", "tr": "Çalışma ortamı", "zh": "运行时与事件"},
+                    "name": {
+                        "en": "Runtime and events",
+                        "tr": "Çalışma ortamı",
+                        "zh": "运行时与事件",
+                    },
                 },
             },
         }
@@ -412,9 +416,18 @@ QUERIES: dict[str, list[tuple[str, list[str]]]] = {
         ("kv cache memory", ["kv-cache-size"]),
     ],
     "tr": [
-        ("degisken", ["var-hoisting", "let-tdz", "closure-loop", "swap-destructuring", "closure-memory"]),
-        ("DEGISKEN", ["var-hoisting", "let-tdz", "closure-loop", "swap-destructuring", "closure-memory"]),
-        ("değişkenlerin", ["var-hoisting", "let-tdz", "closure-loop", "swap-destructuring", "closure-memory"]),
+        (
+            "degisken",
+            ["var-hoisting", "let-tdz", "closure-loop", "swap-destructuring", "closure-memory"],
+        ),
+        (
+            "DEGISKEN",
+            ["var-hoisting", "let-tdz", "closure-loop", "swap-destructuring", "closure-memory"],
+        ),
+        (
+            "değişkenlerin",
+            ["var-hoisting", "let-tdz", "closure-loop", "swap-destructuring", "closure-memory"],
+        ),
         ("sinif", ["class-sugar", "private-fields", "super-constructor"]),
         ("SINIF", ["class-sugar", "private-fields", "super-constructor"]),
         ("sınıfları", ["class-sugar", "private-fields", "super-constructor"]),
@@ -468,7 +481,7 @@ QUERIES: dict[str, list[tuple[str, list[str]]]] = {
 
 def question(slug: str, number: int) -> dict[str, Any]:
     """The YAML data of one question of the JavaScript field."""
-    topic, en, tr, zh, a_en, a_tr, a_zh = QUESTIONS[slug]
+    _topic, en, tr, zh, a_en, a_tr, a_zh = QUESTIONS[slug]
     data: dict[str, Any] = {
         "id": f"01b05d13-8d21-739a-baa2-7dab67be{6000 + number:04d}",
         "seniority": "mid",

@@ -132,7 +132,7 @@ def test_turkish_typed_without_turkish_letters_finds_and_marks_the_words(
     assert any(m.lower().startswith("değişken") for m in marks), marks
     assert typed(searching, "SINIF")[:3]
     first = box.locator(".qb-search__result mark").all_inner_texts()
-    assert any(m.lower().startswith(("sınıf", "alt sınıf")) or "ınıf" in m for m in first), first
+    assert any("\u0131n\u0131f" in m.lower() for m in first), first  # dotless-i forms
 
 
 def test_code_is_shown_in_monospace_without_spaced_tokens(searching: Any) -> None:
@@ -157,7 +157,8 @@ def test_a_match_outside_the_prompt_shows_an_excerpt_but_never_the_answer(
     result = box.locator(".qb-search__result").first
     assert result.locator(".qb-search__excerpt mark").inner_text() == "Orinoco"
     text = result.inner_text()
-    assert "Answer" not in text and "correct" not in text.lower()
+    assert "Answer" not in text
+    assert "correct" not in text.lower()
     assert result.locator(".qb-correct, [data-answer]").count() == 0
 
 

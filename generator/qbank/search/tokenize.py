@@ -120,13 +120,15 @@ def _strip_turkish(word: str) -> str:
             break
         word = word[: len(word) - len(best)]
     last = word[-1:]
-    if len(word) > rules["min"] and last in rules["final"]:
-        return word[:-1] + rules["final"][last]
+    final: dict[str, str] = rules["final"]
+    if len(word) > rules["min"] and last in final:
+        return word[:-1] + final[last]
     return word
 
 
 @functools.cache
 def _snowball(name: str) -> Any:
+    """The Snowball stemmer ``name`` (made once)."""
     return snowballstemmer.stemmer(name)
 
 
