@@ -2,7 +2,7 @@
  *
  * Each locale has an index under <locale>/api/search/: a manifest, terms files (a term's
  * questions with a weight step each), documents files (URL, topic, prompt and the text of the
- * options and explanation of 16 questions each) and filter bitmaps. A query downloads the
+ * options and explanation of 8 questions each) and filter bitmaps. A query downloads the
  * manifest once, one terms file per query word and the documents of the results shown.
  * Query words are cut exactly as the index was (the tokenizer below mirrors
  * qbank/search/tokenize.py: folding with Turkish case rules and ASCII, Turkish suffix rules
@@ -204,7 +204,7 @@
     // Questions of one query unit: Map(question → weight of its best matching term there).
     async matches(unit) {
       const found = new Map();
-      if (!this.present.has(unit.key)) return found;
+      if (!unit.cjk && !this.present.has(unit.key)) return found; // (every CJK bucket exists)
       const shard = await this.file(`t/${hexName(unit.key)}.json`);
       const levels = this.manifest.levels;
       for (const [term, deltas] of Object.entries(shard)) {

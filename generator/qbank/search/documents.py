@@ -26,7 +26,7 @@ from qbank.search.tokenize import terms
 
 SNIPPET = 240
 """Characters of the prompt kept for the result list."""
-MORE = 360
+MORE = 300
 """Characters of the options, explanation and model answer kept for excerpts."""
 CODE_OPEN, CODE_CLOSE = "\ue000", "\ue001"
 """Marks around code in a shown text (search.js shows it in monospace)."""

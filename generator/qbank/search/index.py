@@ -29,14 +29,15 @@ from qbank.search.tokenize import is_cjk, stemmer_spec
 INDEX_DIR = "api/search"
 """Where a locale's index sits, under ``<locale>/`` (``<locale>/api/`` is reserved)."""
 FORMAT = 2
-CHUNK = 16
+CHUNK = 8
 """Questions per documents file (a result list loads the chunks of the questions shown)."""
 PREFIX = 3
 """Terms are filed by their first three characters, so a query word finds its one terms file
 at once: three characters or more match every term they start, shorter ones a whole term."""
-BUCKET_POSTINGS = 8000
+BUCKET_POSTINGS = 2000
 """About how many postings of CJK terms share a terms file (CJK terms are filed by a hash:
-they are only ever looked up whole)."""
+they are only ever looked up whole). Every bucket has its file, even an empty one, so the
+manifest only gives their number."""
 
 
 def bucket(term: str, buckets: int) -> int:
@@ -165,7 +166,7 @@ class LocaleIndex:
     def shard_file(self, key: str) -> tuple[str, bytes]:
         """The terms file ``key``: ``{term: postings}``, terms sorted, postings delta-coded."""
         shard = {}
-        for term in sorted(self.shards[key]):
+        for term in sorted(self.shards.get(key, ())):
             codes = self.postings[term]
             shard[term] = [codes[0], *map(operator.sub, codes[1:], codes)]  # delta-coded
         return f"t/{shard_name(key)}.json", _json(shard)
@@ -198,13 +199,13 @@ class LocaleIndex:
                 "buckets": self.buckets,
                 "levels": LEVELS,
                 "stem": stemmer_spec(self.locale),
-                "shards": "\n".join(sorted(self.shards)),
+                "shards": "\n".join(sorted(k for k in self.shards if not k.startswith("~"))),
             }
         )
 
     def files(self) -> Iterator[tuple[str, bytes]]:
         """Every file of the index (path relative to its folder, bytes), one at a time."""
-        for key in sorted(self.shards):
+        for key in sorted(self.shards.keys() | self._buckets()):
             yield self.shard_file(key)
         for number in range((len(self.shown) + CHUNK - 1) // CHUNK):
             yield self.chunk_file(number)
@@ -215,17 +216,21 @@ class LocaleIndex:
         """The files ``changes`` touched (``None``: a terms file that no longer exists), the
         manifest after the files it names and deletions last, so that a reader of the old
         manifest finds its files until the new one is in place."""
-        for key in sorted(changes.shards):
-            if key in self.shards:
-                yield self.shard_file(key)
+        present = self.shards.keys() | self._buckets()
+        for key in sorted(changes.shards & present):
+            yield self.shard_file(key)
         for number in sorted(changes.chunks):
             yield self.chunk_file(number)
         if changes.filters:
             yield self.filters_file()
         if changes.manifest:
             yield self.manifest_file()
-        for key in sorted(changes.shards - self.shards.keys()):
+        for key in sorted(changes.shards - present):
             yield f"t/{shard_name(key)}.json", None
+
+    def _buckets(self) -> set[str]:
+        """The keys of the CJK terms files (all of them are written)."""
+        return {f"~{n}" for n in range(self.buckets)}
 
     # -- updates
 
@@ -294,6 +299,7 @@ class LocaleIndex:
         buckets changed."""
         buckets = max(1, self.cjk // BUCKET_POSTINGS)
         if buckets != self.buckets:
+            old_buckets = self._buckets()
             old_keys = [key for key in self.shards if key.startswith("~")]
             cjk_terms = {term for key in old_keys for term in self.shards.pop(key)}
             cjk_terms |= {term for term in touched if is_cjk(term)}
@@ -301,8 +307,8 @@ class LocaleIndex:
             for term in cjk_terms:
                 if term in self.postings:
                     self.shards.setdefault(shard_key(term, buckets), set()).add(term)
-            changes.shards.update(old_keys)
-            changes.shards.update(key for key in self.shards if key.startswith("~"))
+            changes.shards.update(old_keys, old_buckets)
+            changes.shards.update(self._buckets())
             changes.manifest = True
             touched = {term for term in touched if not is_cjk(term)}
         for term in touched:
