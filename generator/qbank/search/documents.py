@@ -77,17 +77,18 @@ def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int],
     length = 0
     for weight, texts in zip(WEIGHTS, fields, strict=True):
         for text in texts:
-            for term in terms(text, locale):
-                weighted[term] += weight
-                length += 1
+            found = terms(text, locale)
+            length += len(found)
+            counts = Counter(found)
+            if weight != 1:
+                counts = Counter({term: n * weight for term, n in counts.items()})
+            weighted.update(counts)
     norm = K1 * (1 - B + B * length / AVERAGE)
     top = LEVELS - 1
-    return tuple(
-        sorted(
-            (term, max(1, min(top, round(count * (K1 + 1) / (count + norm) / (K1 + 1) * top))))
-            for term, count in weighted.items()
-        )
-    )
+    steps = {}  # the step of each weighted count (few distinct counts per question)
+    for count in set(weighted.values()):
+        steps[count] = max(1, min(top, round(count / (count + norm) * top)))
+    return tuple(sorted((term, steps[count]) for term, count in weighted.items()))
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
 from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
@@ -152,12 +151,14 @@ def stemmer_spec(locale: str) -> dict[str, Any] | None:
     return {"snowball": name} if name else None
 
 
-def terms(text: str, locale: str) -> Iterator[str]:
+def terms(text: str, locale: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept: each word's stem; for a CJK run,
     each character and each pair of neighbours."""
+    found: list[str] = []
     for piece in words(text, locale):
         if _CJK_RUN.match(piece):
-            yield from piece
-            yield from (piece[i : i + 2] for i in range(len(piece) - 1))
+            found += piece
+            found += (piece[i : i + 2] for i in range(len(piece) - 1))
         else:
-            yield stem(piece, locale)
+            found.append(stem(piece, locale))
+    return found
