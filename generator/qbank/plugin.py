@@ -80,7 +80,7 @@ from qbank.templates import TEMPLATES
 log = logging.getLogger("mkdocs.plugins.qbank")
 
 ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
-LAZY_ASSETS = ("assets/snowball-english.js",)  # loaded by search.js when needed
+LAZY_ASSETS = ("assets/snowball-english.js", "assets/match.js")  # loaded when needed
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (
     "navigation.instant",

@@ -42,6 +42,7 @@ from qbank.templates import TEMPLATES
 from qbank.translations import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
+MATCH_PAGE = "match"  # <locale>/match/: "match my job description" (a field key it reserves)
 LEVEL_PREFIX = "level-"
 IMAGES = "images"
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
@@ -227,6 +228,18 @@ class _Renderer:
             )
             for f, s, t in self.bank.topics()
             if t in RESERVED_PAGES or t.startswith(LEVEL_PREFIX)
+        ]
+        problems += [
+            Problem(
+                display_path(self.bank.root / CATALOG_FILE),
+                1,
+                1,
+                f"fields.{MATCH_PAGE}",
+                f"field key {MATCH_PAGE!r} is a page name the site reserves",
+                f"a field key other than {MATCH_PAGE}",
+            )
+            for f in self.catalog.fields
+            if f == MATCH_PAGE
         ]
         if problems:
             raise ContentError(problems)
@@ -420,6 +433,9 @@ class _Renderer:
         ):
             yield path, (data,)
         if api:
+            from qbank import match  # (here: qbank.search, which it uses, imports this module)
+
+            yield match.match_path(locale), (match.match_file(self.bank, locale),)
             head = bank_json(self.bank, locale, questions=False)
             yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
 
@@ -509,6 +525,10 @@ class _Renderer:
             total=len(bank.entries),
             levels=levels,
         )
+        site.pages[f"{locale}/{MATCH_PAGE}/index.md"] = self.env.get_template("match.md.j2").render(
+            t=t, locale=locale, locales=self.catalog.locales
+        )
+        nav.append({t["match"]: f"{locale}/{MATCH_PAGE}/index.md"})
         if topics is None:
             site.nav[locale] = nav
 
@@ -790,6 +810,7 @@ def page_paths(bank: Bank, locale: str) -> list[str]:
         ]
         paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
         paths.append(f"{base}/practice/index.md")
+    paths.append(f"{locale}/{MATCH_PAGE}/index.md")
     return paths
 
 

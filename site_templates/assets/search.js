@@ -309,6 +309,7 @@
     const module = await import(new URL(`assets/snowball-${spec.snowball}.js`, root).href);
     return { snowball: new module.default() };
   }
+  window.qbankSearch = { tokenizer, stemmerFor }; // for assets/match.js: cut text as search does
 
   function indexFor(locale) {
     if (!instances.has(locale)) {

@@ -1,0 +1,116 @@
+"""The topic profiles of "match my job description": one JSON file per locale.
+
+The match page (``site_templates/match.md.j2``, ``site_templates/assets/match.js``) ranks the
+bank's topics against a job posting the reader pastes, in the browser. It reads
+``<locale>/api/match.json``: per topic its keys, names (topic, specialization, field), tags,
+question counts per seniority and its most telling terms with a weight 1..100. Terms are cut
+by the search tokenizer (``qbank.search.tokenize``), which ``assets/search.js`` mirrors, so a
+posting cut in the browser meets the same stems (Turkish suffixes stripped, Chinese as pairs
+of neighbouring characters; single Chinese characters are left out: alone they say little).
+
+A term's weight in a topic: its count over the topic's texts, the names and tags counting
+more than the questions, the options and explanations less (``WEIGHTS``), damped
+(``log(1 + count)``) and multiplied by its rarity across topics (a term every topic has weighs
+nothing), then scaled so the topic's best term weighs 100; the ``TOP`` best are kept.
+
+Pure: no MkDocs, no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from qbank.bank import Bank, Entry
+from qbank.search.tokenize import is_cjk, stemmer_spec, terms
+
+TOP = 80
+"""Terms kept per topic."""
+WEIGHTS = {"name": 8.0, "specialization": 3.0, "tag": 4.0, "prompt": 1.0, "rest": 0.5}
+"""How much one occurrence of a term counts, by where it occurs (``rest``: options,
+explanation, what it assesses, model answer)."""
+
+
+def match_path(locale: str) -> str:
+    """Where a locale's topic profiles sit, relative to the site root."""
+    return f"{locale}/api/match.json"
+
+
+def _useful(term: str) -> bool:
+    """Whether a term may tell topics apart: not a lone CJK character, not a lone letter."""
+    return len(term) >= 2 if is_cjk(term) else len(term) >= 2 and not term.isdigit()
+
+
+def _count(counts: Counter[str], texts: Iterable[str], locale: str, weight: float) -> None:
+    for text in texts:
+        for term in terms(text, locale):
+            if _useful(term):
+                counts[term] += weight
+
+
+def _question_texts(entry: Entry, locale: str) -> tuple[list[str], list[str]]:
+    """(prompt, rest) of a question in ``locale``."""
+    q = entry.question
+    rest = [option[locale] for option in (q.options or {}).values() if locale in option]
+    rest += [t[locale] for t in (q.explanation, q.assesses, q.model_answer) if t and locale in t]
+    return [q.prompt[locale]], rest
+
+
+def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
+    """The match data of ``locale``: the seniorities, the fields and every topic's profile,
+    in catalog order."""
+    catalog, name = bank.catalog, bank.name
+    raw: list[tuple[dict[str, Any], Counter[str]]] = []
+    for field_key, spec_key, topic_key in bank.topics():
+        field_ = catalog.fields[field_key]
+        spec = field_.specializations[spec_key]
+        here = [e for e in bank.by_topic[field_key, topic_key] if locale in e.locales]
+        tags = sorted({tag for e in here for tag in e.question.tags})
+        counts: Counter[str] = Counter()
+        _count(counts, [name(spec.topics[topic_key].name, locale)], locale, WEIGHTS["name"])
+        _count(counts, [name(spec.name, locale)], locale, WEIGHTS["specialization"])
+        _count(counts, [tag.replace("-", " ") for tag in tags], locale, WEIGHTS["tag"])
+        for entry in here:
+            prompt, rest = _question_texts(entry, locale)
+            _count(counts, prompt, locale, WEIGHTS["prompt"])
+            _count(counts, rest, locale, WEIGHTS["rest"])
+        levels = Counter(s for e in here for s in e.seniorities)
+        head = {
+            "field": field_key,
+            "topic": topic_key,
+            "name": name(spec.topics[topic_key].name, locale),
+            "specialization": name(spec.name, locale),
+            "tags": tags,
+            "count": len(here),
+            "levels": {k: levels[k] for k in catalog.seniorities if levels[k]},
+        }
+        raw.append((head, counts))
+    spread = Counter(term for _, counts in raw for term in counts)
+    total = len(raw)
+    topics = []
+    for head, counts in raw:
+        scored = {
+            term: math.log1p(n) * math.log((total + 1) / spread[term])
+            for term, n in counts.items()
+        }
+        best = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:TOP]
+        top = best[0][1] if best and best[0][1] > 0 else 1.0
+        weights = {t: round(100 * w / top) for t, w in best if round(100 * w / top) >= 1}
+        topics.append({**head, "terms": weights})
+    return {
+        "locale": locale,
+        "stem": stemmer_spec(locale),
+        "seniorities": [[k, name(v, locale)] for k, v in catalog.seniorities.items()],
+        "level_names": {k: sorted(set(v.values())) for k, v in catalog.seniorities.items()},
+        "fields": [[k, name(f.name, locale)] for k, f in catalog.fields.items()],
+        "topics": topics,
+    }
+
+
+def match_file(bank: Bank, locale: str) -> bytes:
+    """``topic_profiles`` as the bytes of ``match_path(locale)`` (deterministic)."""
+    data = topic_profiles(bank, locale)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
