@@ -42,7 +42,7 @@
   const CJK_CHARS = new RegExp(`[${CJK}]`, "gu"); // (counting)
   const HAS_CJK = new RegExp(`[${CJK}]`, "u");
   const SHOWN = 8; // topics listed at most
-  const KEPT = 0.15; // … scoring at least this share of the best
+  const KEPT = 0.1; // … scoring at least this share of the best
   const PRACTISED = 0.5; // topics of the best field in the practice link: this share and up
 
   const loaded = new Map(); // URL → Promise of a profile
@@ -147,29 +147,50 @@
       : { key: best, words: [...found.get(best)] };
   }
 
-  // The posting's terms: Map(term → {count, surface}) and its CJK runs (for the shown words).
+  // The posting's terms: Map(term → {count, surface}), and its CJK runs (arrays of characters).
   function postingTerms(text, lang, stemmer) {
     const { words, stem, isCjk } = window.qbankSearch.tokenizer;
     const counts = new Map();
     const runs = [];
-    const add = (term, surface) => {
-      const seen = counts.get(term);
-      if (seen) seen.count += 1;
-      else counts.set(term, { count: 1, surface });
-    };
     for (const [chunk] of text.matchAll(CHUNK)) {
       const pieces = words(chunk, lang);
       for (const piece of pieces) {
-        if (isCjk(piece)) {
-          const chars = Array.from(piece);
-          for (let i = 0; i + 1 < chars.length; i += 1) add(chars[i] + chars[i + 1], chars[i] + chars[i + 1]);
-          runs.push(chars);
-        } else if (piece.length >= 2) {
-          add(stem(piece, lang, stemmer), pieces.length === 1 ? chunk.replace(/['\u2019].*$/u, "") : piece);
+        if (isCjk(piece)) runs.push(Array.from(piece));
+        else if (piece.length >= 2) {
+          const term = stem(piece, lang, stemmer);
+          const seen = counts.get(term);
+          if (seen) seen.count += 1;
+          else counts.set(term, { count: 1, surface: pieces.length === 1 ? chunk.replace(/['\u2019].*$/u, "") : piece });
         }
       }
     }
     return { counts, runs };
+  }
+
+  // The stretches of the posting's CJK runs that a topic's pairs cover: Map(text → {count,
+  // weight}); a stretch weighs as its best pair, a little more for each further pair (so a
+  // long word, cut into many pairs, counts about as one word, as an English word does).
+  function stretches(runs, terms) {
+    const found = new Map();
+    for (const chars of runs) {
+      let i = 0;
+      while (i + 1 < chars.length) {
+        let j = i;
+        let best = 0;
+        while (j + 1 < chars.length && terms[chars[j] + chars[j + 1]]) {
+          best = Math.max(best, terms[chars[j] + chars[j + 1]]);
+          j += 1;
+        }
+        if (j > i) {
+          const text = chars.slice(i, j + 1).join("");
+          const seen = found.get(text);
+          if (seen) seen.count += 1;
+          else found.set(text, { count: 1, weight: best * (1 + 0.25 * (j - i - 1)) });
+        }
+        i = Math.max(j, i + 1);
+      }
+    }
+    return found;
   }
 
   // Each topic's score and the posting's words that matched it, best first.
@@ -178,26 +199,13 @@
     for (const topic of data.topics) {
       let score = 0;
       const why = [];
-      for (const [term, { count, surface }] of posting.counts) {
-        const weight = topic.terms[term];
+      const matched = [...posting.counts].map(([term, { count, surface }]) => [surface, count, topic.terms[term]]);
+      for (const [text, { count, weight }] of stretches(posting.runs, topic.terms)) matched.push([text, count, weight]);
+      for (const [surface, count, weight] of matched) {
         if (!weight) continue;
         const part = weight * (1 + Math.log(count));
         score += part;
-        if (!window.qbankSearch.tokenizer.isCjk(term)) why.push([surface, part]); // (runs below)
-      }
-      for (const chars of posting.runs) {
-        // Chinese: the longest stretches of the posting covered by the topic's pairs.
-        let i = 0;
-        while (i + 1 < chars.length) {
-          let j = i;
-          let part = 0;
-          while (j + 1 < chars.length && topic.terms[chars[j] + chars[j + 1]]) {
-            part += topic.terms[chars[j] + chars[j + 1]];
-            j += 1;
-          }
-          if (j > i) why.push([chars.slice(i, j + 1).join(""), part]);
-          i = Math.max(j, i + 1);
-        }
+        why.push([surface, part]);
       }
       if (score > 0) ranked.push({ topic, score, why: dedupe(why) });
     }

@@ -34,7 +34,8 @@ POSTINGS = {
 We train foundation models on clusters of thousands of GPUs. You will scale our training
 stack with data, tensor and pipeline parallelism, tune FSDP and ZeRO sharding, cut the
 communication overhead between nodes (NCCL all-reduce over an InfiniBand interconnect) and
-keep gradient accumulation and checkpointing correct at scale.
+keep gradient accumulation and checkpointing correct at scale. You will also profile training
+steps to find throughput bottlenecks, from the input pipeline to kernel launches.
 
 You have 6+ years of experience building ML systems and enjoy mentoring junior engineers.""",
         "ml-engineer/distributed-training",
@@ -222,13 +223,12 @@ def test_practice_link_starts_a_session_over_the_matched_topics_at_that_level(ta
     assert tab.locator("select.qb-practice-level").input_value() == "mid"
     tab.locator(".qb-practice-count").fill("100")
     tab.locator(".qb-start").click()
-    card = tab.locator(".qb-practice-q")
-    card.wait_for()
+    tab.locator(".qb-practice-q").wait_for()
     seen = set()
-    for _ in range(40):
-        seen.add(tab.locator(".qb-practice-q").get_attribute("data-pid"))
-        if tab.locator(".qb-practice-skip").count() == 0:
+    for _ in range(100):  # skip through the session: each card is drawn at once
+        if not tab.locator(".qb-practice-q").count():
             break
+        seen.add(tab.locator(".qb-practice-q").get_attribute("data-pid"))
         tab.locator(".qb-practice-skip").click()
     # Every question drawn is one of the chosen topics' mid-level questions.
     practice = tab.evaluate(
