@@ -44,11 +44,11 @@ def _useful(term: str) -> bool:
     return len(term) >= 2 if is_cjk(term) else len(term) >= 2 and not term.isdigit()
 
 
-def _count(counts: Counter[str], texts: Iterable[str], locale: str, weight: float) -> None:
+def _count(counts: dict[str, float], texts: Iterable[str], locale: str, weight: float) -> None:
     for text in texts:
         for term in terms(text, locale):
             if _useful(term):
-                counts[term] += weight
+                counts[term] = counts.get(term, 0.0) + weight
 
 
 def _question_texts(entry: Entry, locale: str) -> tuple[list[str], list[str]]:
@@ -63,13 +63,13 @@ def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
     """The match data of ``locale``: the seniorities, the fields and every topic's profile,
     in catalog order."""
     catalog, name = bank.catalog, bank.name
-    raw: list[tuple[dict[str, Any], Counter[str]]] = []
+    raw: list[tuple[dict[str, Any], dict[str, float]]] = []
     for field_key, spec_key, topic_key in bank.topics():
         field_ = catalog.fields[field_key]
         spec = field_.specializations[spec_key]
         here = [e for e in bank.by_topic[field_key, topic_key] if locale in e.locales]
         tags = sorted({tag for e in here for tag in e.question.tags})
-        counts: Counter[str] = Counter()
+        counts: dict[str, float] = {}
         _count(counts, [name(spec.topics[topic_key].name, locale)], locale, WEIGHTS["name"])
         _count(counts, [name(spec.name, locale)], locale, WEIGHTS["specialization"])
         _count(counts, [tag.replace("-", " ") for tag in tags], locale, WEIGHTS["tag"])
@@ -93,8 +93,7 @@ def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
     topics = []
     for head, counts in raw:
         scored = {
-            term: math.log1p(n) * math.log((total + 1) / spread[term])
-            for term, n in counts.items()
+            term: math.log1p(n) * math.log((total + 1) / spread[term]) for term, n in counts.items()
         }
         best = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:TOP]
         top = best[0][1] if best and best[0][1] > 0 else 1.0

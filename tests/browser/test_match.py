@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Turkish and Chinese postings)
-""""Match a job description" in real Chromium over a real build of the sample bank (content/):
+""" "Match a job description" in real Chromium over a real build of the sample bank (content/):
 postings written for these tests, three per locale, typed into the page; the expected topic
 ranks first, a second expected one among the first three, the seniority is the posting's."""
 
@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
