@@ -7,13 +7,12 @@ takes to write the index.
 
 1. ``bench/make_bank.py`` writes the synthetic bank (3,000 questions in en/tr/zh by default;
    the lead's figures use ``--questions 30000``).
-2. One real ``mkdocs build`` of it with the qbank plugin (qbank's index only), and one of the
+2. One real ``mkdocs build`` of it with the qbank plugin (qbank's index only), and of the
    same questions as hand-written Material Markdown with Material's search (``run.py``'s
-   ``write_plain``: a page per topic per locale, as a bank without qbank would be). The
-   denominator is the plain site's ``search_index.json`` cut per locale (its config plus the
-   documents under ``<locale>/``, written compactly): what a reader of one locale would
-   download from Material. (Material's index of the qbank site itself would also count the
-   copies of each question on the seniority pages, about twice as much.)
+   ``write_plain``: a site per locale, a page per topic, as a bank without qbank would be).
+   The denominator is that plain site's ``search_index.json`` of the locale: what a reader
+   of one locale downloads from Material. (Material's index of the qbank site itself would
+   also count the copies of each question on the seniority pages, about twice as much.)
 3. Index writing, timed alone: the bank is loaded once and each locale's index written
    (``write_index``) by this checkout and, with ``--before DIR``, by an earlier one
    (``DIR/generator``, e.g. ``git archive main | tar x -C DIR``), in the same way.
@@ -116,38 +115,24 @@ def build(work: Path, questions: int, reuse: bool) -> tuple[Path, float]:
     return site, mkdocs_build(work)
 
 
-def mkdocs_build(project: Path) -> float:
-    """Run ``mkdocs build`` in ``project``; the seconds it took."""
+def mkdocs_build(project: Path, config: str = "mkdocs.yml") -> float:
+    """Run ``mkdocs build`` of ``config`` in ``project``; the seconds it took."""
     started = time.perf_counter()
     quiet = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q"]
+    mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", config]
     subprocess.run(mkdocs, cwd=project, env=quiet, check=True)
     return time.perf_counter() - started
 
 
-def build_plain(work: Path, reuse: bool) -> Path:
-    """The same questions as a plain Material site with Material's search; its index."""
+def build_plain(work: Path, locales: list[str], reuse: bool) -> dict[str, Path]:
+    """The same questions as a plain Material site per locale (``run.py``'s ``write_plain``,
+    one config and site per locale, Material's search on); each locale's index."""
     project = work / "plain"
-    index = project / "site" / "search" / "search_index.json"
-    if not (reuse and index.is_file()):
-        write_plain(work / "content", project, quiz=False)
-        mkdocs_build(project)
-    return index
-
-
-def plain_indexes(index: Path, locales: list[str], out: Path) -> dict[str, Path]:
-    """The plain site's index cut per locale (its config and the documents of that locale),
-    each written compactly to ``out/<locale>.json``."""
-    data = json.loads(index.read_text("utf-8"))
-    out.mkdir(parents=True, exist_ok=True)
-    files = {}
-    for locale in locales:
-        docs = [d for d in data["docs"] if d["location"].startswith(f"{locale}/")]
-        part = {"config": data["config"], "docs": docs}
-        files[locale] = out / f"{locale}.json"
-        text = json.dumps(part, ensure_ascii=False, separators=(",", ":"))
-        files[locale].write_text(text, "utf-8")
-    return files
+    indexes = {loc: project / "site" / loc / "search" / "search_index.json" for loc in locales}
+    if not (reuse and all(index.is_file() for index in indexes.values())):
+        for config in write_plain(work / "content", project, False, []):
+            mkdocs_build(project, config)
+    return indexes
 
 
 TIMING = """
@@ -368,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bank: {len(files)} questions, locales {', '.join(locales)}")
     if seconds:
         print(f"qbank site build (mkdocs build): {seconds:.0f} s; load {load()}")
-    plain = plain_indexes(build_plain(args.work, args.reuse), locales, args.work / "plain-index")
+    plain = build_plain(args.work, locales, args.reuse)
     print(f"plain Material site built; load {load()}")
 
     timings = {"after": index_timing(content, None)}
@@ -399,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
             size = sizes[locale] = index_size(site, locale)
             size.update(material=material_raw, material_gzip=material_gzip)
             print(
-                f"\n[{locale}] plain Material site's index of this locale:"
+                f"\n[{locale}] the plain Material site's index of this locale:"
                 f" {material_raw / 1e6:.2f} MB raw, {material_gzip / 1e6:.2f} MB gzip\n"
                 f"  qbank index: {size['bytes'] / 1e6:.2f} MB in {size['files']} files"
                 f" ({size['terms_files']} terms files, manifest {kilo(size['manifest'])} kB,"

@@ -29,15 +29,16 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
-import yaml
 from markupsafe import escape as _escape
 
 from qbank import practice
 from qbank.bank import CATALOG_FILE, Bank, Entry
 from qbank.exporters.bank_json import bank_json, question_json
 from qbank.markup import plain_text, to_html
+from qbank.match import match_file, match_path
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
+from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.translations import is_stale, source_locale
 
@@ -105,21 +106,6 @@ class RenderedSite:
 
 PLACEHOLDER = "qbank:question:{}:end"
 """The line that stands for the run ``RenderedSite.blocks[n]`` (``RenderOptions.placeholders``)."""
-
-
-@cache
-def interface_strings() -> dict[str, dict[str, Any]]:
-    """The interface strings table (``site_templates/strings.yaml``)."""
-    data: dict[str, dict[str, Any]] = yaml.safe_load(
-        (TEMPLATES / "strings.yaml").read_text(encoding="utf-8")
-    )
-    return data
-
-
-def strings_for(locale: str) -> dict[str, Any]:
-    """Interface strings in ``locale``, each falling back to English."""
-    table = interface_strings()
-    return {**table["en"], **table.get(locale, {})}
 
 
 def md_escape(text: str) -> str:
@@ -433,9 +419,7 @@ class _Renderer:
         ):
             yield path, (data,)
         if api:
-            from qbank import match  # (here: qbank.search, which it uses, imports this module)
-
-            yield match.match_path(locale), (match.match_file(self.bank, locale),)
+            yield match_path(locale), (match_file(self.bank, locale),)
             head = bank_json(self.bank, locale, questions=False)
             yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
 

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 from qbank.bank import Bank, Entry
 from qbank.markup import prose_html, to_html
-from qbank.search.tokenize import terms
+from qbank.search.tokenize import is_cjk, terms
 
 SNIPPET = 240
-"""Characters of the prompt kept for the result list."""
+"""Columns of the prompt kept for the result list (``clip``)."""
 MORE = 300
-"""Characters of the options, explanation and model answer kept for excerpts."""
+"""Columns of the options, explanation and model answer kept for excerpts."""
 CODE_OPEN, CODE_CLOSE = "\ue000", "\ue001"
 """Marks around code in a shown text (search.js shows it in monospace)."""
 WEIGHTS = (3, 2, 1)
@@ -67,8 +67,16 @@ def text_of(markdown: str) -> str:
 
 
 def clip(text: str, size: int) -> str:
-    """``text`` cut to ``size`` characters (an ellipsis when cut)."""
-    return text if len(text) <= size else text[:size].rstrip() + "…"
+    """``text`` cut to ``size`` columns (a CJK character takes two, as it says about as much
+    as a short word; an ellipsis when cut)."""
+    if len(text) <= size // 2:
+        return text
+    width = 0
+    for end, char in enumerate(text):
+        width += 2 if char >= "\u3040" and is_cjk(char) else 1
+        if width > size:
+            return text[:end].rstrip() + "…"
+    return text
 
 
 def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:

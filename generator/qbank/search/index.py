@@ -17,12 +17,11 @@ import operator
 import shutil
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qbank import background
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.tokenize import is_cjk, stemmer_spec
 
@@ -38,6 +37,14 @@ BUCKET_POSTINGS = 2000
 """About how many postings of CJK terms share a terms file (CJK terms are filed by a hash:
 they are only ever looked up whole). Every bucket has its file, even an empty one, so the
 manifest only gives their number."""
+
+
+Pace = Callable[[Iterable[Any], int], Iterable[Any]]
+"""How a long loop of ``LocaleIndex.build`` is run: ``background.paced`` under serve."""
+
+
+def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
+    return items
 
 
 def bucket(term: str, buckets: int) -> int:
@@ -132,9 +139,10 @@ class LocaleIndex:
     shards: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, docs: Iterable[SearchDoc], locale: str) -> LocaleIndex:
+    def build(cls, docs: Iterable[SearchDoc], locale: str, pace: Pace | None = None) -> LocaleIndex:
         """The index of ``locale``'s ``docs`` (consumed once, in order: documents are not
-        kept)."""
+        kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
+        be able to come first)."""
         index = cls(locale)
         postings = index.postings
         by_filter: dict[str, dict[str, list[int]]] = {}
@@ -154,10 +162,11 @@ class LocaleIndex:
                 bits = index.filters[name][value] = bytearray(width)
                 for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
-        terms = background.paced(postings.items(), 4096)  # (a serve rebuild may come first)
+        pace = pace or _unpaced
+        terms = pace(postings.items(), 4096)
         index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
-        for term in background.paced(postings, 4096):
+        for term in pace(postings, 4096):
             index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
         return index
 

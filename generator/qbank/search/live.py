@@ -196,7 +196,8 @@ class LiveIndex:
     def _rebuild(self, locale: str, docs: list[SearchDoc]) -> None:
         """Make ``locale``'s index from scratch and swap it in for the served one."""
         self.served.pop(locale, None)  # the old state is of no use now: free it first
-        index = LocaleIndex.build(background.paced(docs), locale)  # (gives way to rebuilds)
+        # (gives way to rebuilds)
+        index = LocaleIndex.build(background.paced(docs), locale, background.paced)
         target = self.folder(locale)
         target.parent.mkdir(parents=True, exist_ok=True)
         fresh = publish.stage(target)
