@@ -43,7 +43,9 @@ from qbank.templates import TEMPLATES
 from qbank.translations import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
-MATCH_PAGE = "match"  # <locale>/match/: "match my job description" (a field key it reserves)
+MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
+SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE)  # pages beside the fields: field keys they reserve
 LEVEL_PREFIX = "level-"
 IMAGES = "images"
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
@@ -220,12 +222,12 @@ class _Renderer:
                 display_path(self.bank.root / CATALOG_FILE),
                 1,
                 1,
-                f"fields.{MATCH_PAGE}",
-                f"field key {MATCH_PAGE!r} is a page name the site reserves",
-                f"a field key other than {MATCH_PAGE}",
+                f"fields.{f}",
+                f"field key {f!r} is a page name the site reserves",
+                f"a field key other than {', '.join(LOCALE_PAGES)}",
             )
             for f in self.catalog.fields
-            if f == MATCH_PAGE
+            if f in LOCALE_PAGES
         ]
         if problems:
             raise ContentError(problems)
@@ -509,10 +511,11 @@ class _Renderer:
             total=len(bank.entries),
             levels=levels,
         )
-        site.pages[f"{locale}/{MATCH_PAGE}/index.md"] = self.env.get_template("match.md.j2").render(
-            t=t, locale=locale, locales=self.catalog.locales
-        )
-        nav.append({t["match"]: f"{locale}/{MATCH_PAGE}/index.md"})
+        for page in LOCALE_PAGES:
+            site.pages[f"{locale}/{page}/index.md"] = self.env.get_template(f"{page}.md.j2").render(
+                t=t, locale=locale, locales=self.catalog.locales
+            )
+            nav.append({t[page]: f"{locale}/{page}/index.md"})
         if topics is None:
             site.nav[locale] = nav
 
@@ -794,7 +797,7 @@ def page_paths(bank: Bank, locale: str) -> list[str]:
         ]
         paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
         paths.append(f"{base}/practice/index.md")
-    paths.append(f"{locale}/{MATCH_PAGE}/index.md")
+    paths += [f"{locale}/{page}/index.md" for page in LOCALE_PAGES]
     return paths
 
 
