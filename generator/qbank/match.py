@@ -18,6 +18,7 @@ Pure: no MkDocs, no I/O.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 from collections import Counter
@@ -25,7 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from qbank.bank import Bank, Entry
-from qbank.search.tokenize import is_cjk, stemmer_spec, terms
+from qbank.search.tokenize import stemmer_spec, terms
 
 TOP = 80
 """Terms kept per topic."""
@@ -39,16 +40,12 @@ def match_path(locale: str) -> str:
     return f"{locale}/api/match.json"
 
 
-def _useful(term: str) -> bool:
-    """Whether a term may tell topics apart: not a lone CJK character, not a lone letter."""
-    return len(term) >= 2 if is_cjk(term) else len(term) >= 2 and not term.isdigit()
-
-
-def _count(counts: dict[str, float], texts: Iterable[str], locale: str, weight: float) -> None:
+def _count(texts: Iterable[str], locale: str) -> Counter[str]:
+    """How often each term occurs in ``texts`` (counted in C: a bank holds millions)."""
+    counts: Counter[str] = Counter()
     for text in texts:
-        for term in terms(text, locale):
-            if _useful(term):
-                counts[term] = counts.get(term, 0.0) + weight
+        counts.update(terms(text, locale))
+    return counts
 
 
 def _question_texts(entry: Entry, locale: str) -> tuple[list[str], list[str]]:
@@ -69,14 +66,24 @@ def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
         spec = field_.specializations[spec_key]
         here = [e for e in bank.by_topic[field_key, topic_key] if locale in e.locales]
         tags = sorted({tag for e in here for tag in e.question.tags})
-        counts: dict[str, float] = {}
-        _count(counts, [name(spec.topics[topic_key].name, locale)], locale, WEIGHTS["name"])
-        _count(counts, [name(spec.name, locale)], locale, WEIGHTS["specialization"])
-        _count(counts, [tag.replace("-", " ") for tag in tags], locale, WEIGHTS["tag"])
+        prompts: list[str] = []
+        rest: list[str] = []
         for entry in here:
-            prompt, rest = _question_texts(entry, locale)
-            _count(counts, prompt, locale, WEIGHTS["prompt"])
-            _count(counts, rest, locale, WEIGHTS["rest"])
+            prompt, others = _question_texts(entry, locale)
+            prompts += prompt
+            rest += others
+        counts: dict[str, float] = {}
+        for weight, texts in (
+            (WEIGHTS["name"], [name(spec.topics[topic_key].name, locale)]),
+            (WEIGHTS["specialization"], [name(spec.name, locale)]),
+            (WEIGHTS["tag"], [tag.replace("-", " ") for tag in tags]),
+            (WEIGHTS["prompt"], prompts),
+            (WEIGHTS["rest"], rest),
+        ):
+            for term, n in _count(texts, locale).items():
+                # a lone letter, digit run or CJK character tells topics apart poorly
+                if len(term) >= 2 and not term.isdigit():
+                    counts[term] = counts.get(term, 0.0) + weight * n
         levels = Counter(s for e in here for s in e.seniorities)
         head = {
             "field": field_key,
@@ -89,13 +96,11 @@ def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
         }
         raw.append((head, counts))
     spread = Counter(term for _, counts in raw for term in counts)
-    total = len(raw)
+    rarity = [math.log((len(raw) + 1) / max(1, n)) for n in range(len(raw) + 1)]
     topics = []
     for head, counts in raw:
-        scored = {
-            term: math.log1p(n) * math.log((total + 1) / spread[term]) for term, n in counts.items()
-        }
-        best = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:TOP]
+        scored = [(term, math.log1p(n) * rarity[spread[term]]) for term, n in counts.items()]
+        best = heapq.nsmallest(TOP, scored, key=lambda item: (-item[1], item[0]))
         top = best[0][1] if best and best[0][1] > 0 else 1.0
         weights = {t: round(100 * w / top) for t, w in best if round(100 * w / top) >= 1}
         topics.append({**head, "terms": weights})
