@@ -448,6 +448,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 target.append(asset)
         if self.command == "serve":
             _keep_theme_listing(config.theme)
+            # mkdocs serve's live-reload script is inline and differs per request: no CSP.
+            config.extra["qbank_csp"] = False
         if config.repo_url:
             self.folder_url = urljoin(
                 config.repo_url.rstrip("/") + "/", f"tree/{self._branch(config)}/{self.repo_path}/"
