@@ -324,3 +324,19 @@ def test_json_data_block_is_not_a_violation(watched: Any, served_site: tuple[str
         expect(tab.locator(f"#q-{SINGLE} .qb-feedback")).to_have_text(re.compile("Right"))
         tab.wait_for_load_state("networkidle")
     assert violations == []
+
+
+@pytest.mark.browser
+def test_storage_notice_and_its_download_raise_no_violation(watched: Any, server: str) -> None:
+    with watched(server) as (tab, violations):
+        tab.goto("sitemap.xml")
+        tab.evaluate("localStorage.setItem('qbank:v1:progress', '{cut short')")
+        tab.goto(TOPIC)
+        notice = tab.locator(".qb-storage-notice")
+        expect(notice).to_be_visible()
+        with tab.expect_download() as info:
+            notice.locator(".qb-storage-export").click()
+        assert info.value.suggested_filename.endswith(".json")
+        tab.locator(f'#q-{SINGLE} .qb-option[data-key="b"]').click()
+        expect(tab.locator(f"#q-{SINGLE} .qb-feedback")).to_have_text(re.compile("Right"))
+    assert violations == []
