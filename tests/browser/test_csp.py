@@ -130,6 +130,18 @@ def test_every_inline_script_and_style_attribute_is_allowed(
     assert len(seen_scripts) >= 4
 
 
+def test_no_data_block_inside_the_content_container(served_site: tuple[str, Path]) -> None:
+    """Material's instant navigation re-creates each inline script of the new page's content
+    container as a plain <script> with the same text and no attributes, so a JSON data block
+    there would be run as code (and refused by the policy). Data blocks belong outside it,
+    as Material's own #__config is."""
+    for path in pages(served_site[1]):
+        tree = HTMLParser(path.read_text("utf-8"))
+        for script in tree.css("[data-md-component=container] script[type]"):
+            kind = (script.attributes.get("type") or "").lower()
+            assert kind in {"text/javascript", "module"}, f"{path}: {script.html[:120]}"
+
+
 def test_every_listed_hash_comes_from_a_script_the_site_can_write(
     served_site: tuple[str, Path],
 ) -> None:
@@ -309,9 +321,8 @@ def test_script_injected_into_a_built_page_is_blocked(
 
 @pytest.mark.browser
 def test_json_data_block_is_not_a_violation(watched: Any, served_site: tuple[str, Path]) -> None:
-    """A ``<script type="application/json">`` data block (Material's __config, a strings
-    table) is never run, so the policy does not govern it: no violation, even when Material's
-    instant navigation brings a page that has one in its content."""
+    """A ``<script type="application/json">`` data block outside the content container (as
+    Material's #__config; a strings table) is never run, so the policy does not govern it."""
     server, site = served_site
     block = '<script type="application/json" id="qbank-test-data">{"en": {"x": "y"}}</script>'
     html = (site / TOPIC / "index.html").read_text("utf-8")

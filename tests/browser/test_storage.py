@@ -43,8 +43,9 @@ def tab(browser: Any, server: str) -> Iterator[Any]:
 def seed(tab: Any, entries: dict[str, str]) -> None:
     """Store raw texts under the site's origin from a page that runs no qbank script."""
     tab.goto("sitemap.xml")
-    tab.evaluate("(entries) => { for (const k in entries) localStorage.setItem(k, entries[k]); }",
-                 entries)
+    tab.evaluate(
+        "(entries) => { for (const k in entries) localStorage.setItem(k, entries[k]); }", entries
+    )
 
 
 def storage(tab: Any) -> dict[str, str]:
