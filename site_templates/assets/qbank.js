@@ -92,7 +92,8 @@
    * Another tab's write (a "storage" event) drops the kept copy. */
   var memory = {};
   var memoryOnly = false; // storage cannot be read at all (denied): memory only
-  var noWrite = {}; // keys not written again: storage is full, or a damaged entry stays put
+  var noWrite = {}; // keys never written: a damaged entry that could not be set aside
+  var unsaved = {}; // keys whose last write failed: memory holds the newer value
   /* Set aside this page view: { key: { aside: "<key>:damaged:<ms>" or null, raw: text } } */
   var damaged = {};
   /* Answered during this page view: "hide answered" leaves them until the filter changes,
@@ -158,22 +159,33 @@
     storageNotice("damaged");
     return result.value;
   }
-  /* Copy `raw` to "<key>:damaged:<ms>"; with no room for a copy, move it there (the
-   * original's room is freed first). If even that fails, the entry stays where it was and
-   * is not written over this page view. Returns the new key, or null. */
+  /* Copy `raw` to "<key>:damaged:<ms>"; with no room for a copy, move it there (removing
+   * the original frees more room than the copy needs), but only once an empty write under
+   * the new key has shown that writing works at all. Otherwise the entry stays where it is
+   * and the key is not written this page view. Returns the new key, or null. */
   function setAside(key, raw) {
     var aside = key + ":damaged:" + Date.now();
     var store = window.localStorage;
     try {
       store.setItem(aside, raw);
       return aside;
-    } catch (e) { /* full: try a move */ }
+    } catch (e) { /* no room for a copy */ }
+    try {
+      store.setItem(aside, "");
+    } catch (e) {
+      noWrite[key] = true;
+      storageNotice("full");
+      return null;
+    }
     try {
       store.removeItem(key);
       store.setItem(aside, raw);
       return aside;
     } catch (e) {
-      try { store.setItem(key, raw); } catch (e2) { /* the text is still in `damaged` */ }
+      try {
+        store.removeItem(aside);
+        store.setItem(key, raw);
+      } catch (e2) { /* the text is still in `damaged`, for the download */ }
       noWrite[key] = true;
       storageNotice("full");
       return null;
@@ -187,8 +199,9 @@
     if (memoryOnly || noWrite[key]) return;
     try {
       window.localStorage.setItem(key, JSON.stringify(value));
+      delete unsaved[key];
     } catch (e) {
-      noWrite[key] = true; // keep going in memory
+      unsaved[key] = true; // keep going in memory; the next write tries again
       if (quotaError(e)) storageNotice("full");
     }
   }
@@ -199,7 +212,7 @@
   window.addEventListener("storage", function (e) {
     if (memoryOnly) return;
     if (e.key === null) memory = {};
-    else if (!noWrite[e.key]) delete memory[e.key];
+    else if (!noWrite[e.key] && !unsaved[e.key]) delete memory[e.key];
   });
   function progress() {
     return load(PROGRESS, {});
@@ -222,12 +235,14 @@
   /* A short notice at the foot of the window when stored progress was unreadable (and set
    * aside) or cannot be saved (storage full), with a download of everything the widget
    * holds. It sits outside Material's content, so instant navigation keeps it. */
+  var noticed = {};
   function storageNotice(kind) {
     if (!document.body) {
       document.addEventListener("DOMContentLoaded", function () { storageNotice(kind); });
       return;
     }
-    if (document.querySelector('.qb-storage-notice[data-kind="' + kind + '"]')) return;
+    if (noticed[kind]) return; // once per page view, even after the reader closed it
+    noticed[kind] = true;
     var box = el("div", { class: "qb-storage-notice", role: "alert", "data-kind": kind });
     box.appendChild(el("p", null, t(kind === "full" ? "storageFull" : "storageDamaged")));
     var download = el("button", { type: "button", class: "qb-storage-export" }, t("storageExport"));
@@ -237,7 +252,12 @@
     close.addEventListener("click", function () { box.remove(); });
     box.appendChild(download);
     box.appendChild(close);
-    document.body.appendChild(box);
+    var stack = document.querySelector(".qb-storage-notices");
+    if (!stack) {
+      stack = el("div", { class: "qb-storage-notices" });
+      document.body.appendChild(stack);
+    }
+    stack.appendChild(box);
   }
   /* Downloads qbank-progress-<date>.json: what could be read of each key, and the text of
    * every entry set aside with the key it was kept under. */

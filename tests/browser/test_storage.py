@@ -264,3 +264,38 @@ def test_notice_speaks_the_page_language(
     tab.locator(f'#q-{SINGLE} .qb-option[data-key="b"]').click()
     expect(tab.locator(f"#q-{SINGLE} .qb-status")).to_have_attribute("data-state", "right")
     context.close()
+
+
+def test_damaged_entry_stays_in_place_when_nothing_can_be_written(
+    browser: Any, server: str
+) -> None:
+    """If no qbank key can be written at all, setting the entry aside would mean deleting
+    it: it stays where it is, untouched, and the reader answers on in memory."""
+    raw = '{"01a05d13-8d21-739a-baa2-7dab67be4001": 1'
+    context = browser.new_context(base_url=server)
+    tab = context.new_page()
+    seed(tab, {PROGRESS: raw})
+    context.add_init_script(
+        """
+        const set = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (k, v) {
+          if (String(k).startsWith("qbank:")) throw new DOMException("full", "QuotaExceededError");
+          return set.call(this, k, v);
+        };
+        """
+    )
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(TOPIC)
+    expect(tab.locator(f'{NOTICE}[data-kind="damaged"]')).to_be_visible()
+    expect(tab.locator(f'{NOTICE}[data-kind="full"]')).to_be_visible()
+    answer_right(tab)
+    expect(tab.locator(".qb-page-progress .qb-bar")).to_have_attribute("aria-valuenow", "1")
+    assert storage(tab) == {PROGRESS: raw}
+    # a closed notice does not come back with the next answer of this page view
+    tab.locator(f'{NOTICE}[data-kind="full"] .qb-storage-close').click()
+    tab.locator(f'#q-{JUNIOR} .qb-option[data-key="a"]').click()
+    expect(tab.locator(".qb-page-progress .qb-bar")).to_have_attribute("aria-valuenow", "2")
+    expect(tab.locator(f'{NOTICE}[data-kind="full"]')).to_have_count(0)
+    context.close()
+    assert errors == []
