@@ -21,6 +21,7 @@ import material
 import pytest
 from playwright.sync_api import expect
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from sitebuild import build_site, write_small_bank
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERRIDES = ROOT / "site_templates" / "overrides"
@@ -362,3 +363,13 @@ def test_storage_notice_and_its_download_raise_no_violation(watched: Any, server
         tab.locator(f'#q-{SINGLE} .qb-option[data-key="b"]').click()
         expect(tab.locator(f"#q-{SINGLE} .qb-feedback")).to_have_text(re.compile("Right"))
     assert violations == []
+
+
+def test_a_site_adds_script_hashes_or_turns_the_policy_off(tmp_path: Path) -> None:
+    content = write_small_bank(tmp_path / "content")
+    extra_hash = sha256("window.siteOwnScript = 1")
+    site = build_site(tmp_path, content, extra={"qbank_csp_script_hashes": [extra_hash]})
+    rules = directives(policy_of((site / "en" / "index.html").read_text("utf-8")))
+    assert f"'{extra_hash}'" in rules["script-src"]
+    site = build_site(tmp_path, content, extra={"qbank_csp": False})
+    assert "Content-Security-Policy" not in (site / "en" / "index.html").read_text("utf-8")
