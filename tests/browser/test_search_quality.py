@@ -196,3 +196,13 @@ def test_short_words_never_claim_that_nothing_matches(searching: Any) -> None:
         assert box.locator(".qb-search__status").inner_text() != "No question matches", query
     typed(searching, "set")  # from three letters, words starting so
     assert int(box.get_attribute("data-count") or 0) > 0
+
+
+def test_the_question_that_says_it_most_and_in_its_prompt_ranks_first(
+    searching: Any, quality_site: tuple[str, Path]
+) -> None:
+    open_box(searching, "en")
+    ids = ids_by_slug(quality_site[1])
+    # scope-chain says "scope" six times in its prompt; four others say it once, elsewhere.
+    shown = typed(searching, "scope")
+    assert shown[0] == ids["scope-chain"]
