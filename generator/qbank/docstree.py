@@ -48,6 +48,7 @@ from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
     DEFAULT_PALETTE,
+    LAZY_ASSETS,
     REQUIRED_EXTENSIONS,
     branch_of,
     default_features,
@@ -210,7 +211,7 @@ def _topic_url(locale: str, entry: Entry) -> str:
 
 def _search_files(bank: Bank, locale: str) -> Iterator[tuple[str, bytes]]:
     """A locale's search index (``search.index_files``), as tree files."""
-    for relative, data in index_files(iter_docs(bank, locale, _topic_url)):
+    for relative, data in index_files(iter_docs(bank, locale, _topic_url), locale):
         yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
 
 
@@ -227,7 +228,7 @@ def tree_files(
     API, practice files and search index of those locales only. The files of ``own_docs``
     (the user's docs_dir: hand-written pages) come along where the bank makes no file."""
     yield CONFIG, _config_text(config).encode()
-    made = {*site.pages, *site.files, *ASSETS}
+    made = {*site.pages, *site.files, *ASSETS, *LAZY_ASSETS}
     if own_docs is not None and own_docs.is_dir():
         for found in sorted(own_docs.rglob("*")):
             relative = found.relative_to(own_docs).as_posix()
@@ -247,7 +248,7 @@ def tree_files(
         for path, chunks in produce(**limits) if produce else ():
             yield f"{DOCS}/{path}", b"".join(chunks)
         yield from _search_files(bank, locale)
-    for asset in ASSETS:
+    for asset in (*ASSETS, *LAZY_ASSETS):
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
     for found in sorted(overrides.rglob("*")):

@@ -13,6 +13,11 @@ from qbank.bank import Bank
 from qbank.render import RenderOptions
 
 ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
+LAZY_ASSETS = (
+    "assets/snowball-english.js",
+    "assets/match.js",
+    "assets/saved.js",
+)  # (pages load them)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (
     "navigation.instant",

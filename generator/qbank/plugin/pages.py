@@ -18,7 +18,7 @@ from qbank.plugin.config import Shared
 from qbank.render import PLACEHOLDER, Slot, page_paths
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
-from qbank.theme import ASSETS
+from qbank.theme import ASSETS, LAZY_ASSETS
 
 _HEADING_OR_PLACEHOLDER = re.compile(
     r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'
@@ -51,7 +51,7 @@ def add_pages(files: Files, config: MkDocsConfig, shared: Shared, *, root: bool)
     for path, data in site.files.items():
         if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
             _add(files, File.generated(config, path, content=data))
-    for asset in ASSETS:
+    for asset in (*ASSETS, *LAZY_ASSETS):
         _add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
     if config.plugins.get("material/tags") is not None:
         # The tags index of this locale: Material lists every tag with its topic pages.
