@@ -51,7 +51,7 @@ from mkdocs.utils import CountHandler
 
 from qbank import background, publish
 from qbank.bank import Bank, Checked, Entry, load_bank
-from qbank.cache import FileCache
+from qbank.incremental.cache import FileCache
 from qbank.problems import ContentError
 from qbank.render import (
     PLACEHOLDER,

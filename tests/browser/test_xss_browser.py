@@ -21,7 +21,7 @@ import pytest
 from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
-import qbank.bank
+import qbank.rules
 
 _LIVE_HANDLERS = """() => {
   const found = [];
@@ -73,8 +73,8 @@ def forced_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         if "tags:" in path.read_text("utf-8"):
             path.unlink()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(qbank.bank, "unsafe_parts", lambda text: [])
-        patch.setattr(qbank.bank, "local_images", lambda text: [])
+        patch.setattr(qbank.rules, "unsafe_parts", lambda text: [])
+        patch.setattr(qbank.rules, "local_images", lambda text: [])
         site = xss.build_rendered(tmp, content)
     for url in _serve(site):
         yield url, site
