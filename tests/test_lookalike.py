@@ -4,7 +4,6 @@ stays bounded; a load under serve reports the same as a load from scratch."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import re
@@ -12,10 +11,10 @@ import shutil
 import uuid
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
+from test_bank_incremental import _make_bank_module
 
 from qbank.bank import Checked, check_bank
 from qbank.cli import main
@@ -23,16 +22,6 @@ from qbank.incremental.cache import FileCache
 from qbank.similarity import bounded_near_duplicates, near_duplicates
 
 NEAR = "nearly the same prompt as"
-
-
-def _make_bank_module() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "make_bank.py"
-    spec = importlib.util.spec_from_file_location("make_bank", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

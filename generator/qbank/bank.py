@@ -30,7 +30,7 @@ from qbank.catalog import (
     read_catalog,
     valid_topics_hint,
 )
-from qbank.crossfile import check_cross_file
+from qbank.crossfile import FoundBank, check_cross_file
 from qbank.listing import QuestionFile, question_files
 from qbank.loader import Document
 from qbank.model import Catalog, Question
@@ -204,16 +204,9 @@ class Loading:
         """Every question file's result, in order."""
         return check_files(checker, files, helper)
 
-    def cross_file(
-        self,
-        root: Path,
-        catalog: Catalog,
-        catalog_doc: Document,
-        found: list[Found],
-        helper: SecondProcess,
-    ) -> list[Problem]:
+    def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
         """The problems between files (``crossfile``)."""
-        return check_cross_file(root, catalog, catalog_doc, found, helper)
+        return check_cross_file(bank, helper)
 
     def order(self, catalog: Catalog, entries: list[Entry]) -> list[Entry]:
         """The entries in display order (``display_key``)."""
@@ -263,7 +256,7 @@ def _check_all(
         if catalog is None:
             return None, checked, problems
         found: list[Found] = list(filter(None, map(_FOUND, checked)))
-        problems += loading.cross_file(root, catalog, catalog_doc, found, helper)
+        problems += loading.cross_file(FoundBank(root, catalog, catalog_doc, found), helper)
     return catalog, checked, problems
 
 

@@ -14,7 +14,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from qbank.catalog import catalog_topics
 from qbank.listing import display_prefix
@@ -59,14 +59,19 @@ def cross_file_problems(
     return problems
 
 
-def check_cross_file(
-    root: Path,
-    catalog: Catalog,
-    catalog_doc: Document,
-    found: list[Found],
-    helper: SecondProcess,
-) -> list[Problem]:
+class FoundBank(NamedTuple):
+    """What the cross-file rules look at: the bank's root and catalog, and the questions
+    that passed their own checks, in listing order."""
+
+    root: Path
+    catalog: Catalog
+    catalog_doc: Document
+    found: list[Found]
+
+
+def check_cross_file(bank: FoundBank, helper: SecondProcess) -> list[Problem]:
     """The problems between files, computed from scratch."""
+    root, catalog, catalog_doc, found = bank
     locales = tuple(catalog.locales)
     return cross_file_problems(
         catalog,

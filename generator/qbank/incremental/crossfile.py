@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from qbank.crossfile import (
+    FoundBank,
     Locator,
     Near,
     ProblemMemo,
@@ -43,7 +44,6 @@ from qbank.crossfile import (
 )
 from qbank.incremental.cache import BankMemory
 from qbank.incremental.token_index import TokenIndex
-from qbank.loader import Document
 from qbank.model import Catalog
 from qbank.parallel import SecondProcess
 from qbank.problems import Problem
@@ -57,17 +57,12 @@ from qbank.similarity import (
 
 
 def update_cross_file(
-    memory: BankMemory,
-    up_to: int,
-    root: Path,
-    catalog: Catalog,
-    catalog_doc: Document,
-    found: list[Found],
-    helper: SecondProcess,
+    memory: BankMemory, up_to: int, bank: FoundBank, helper: SecondProcess
 ) -> list[Problem]:
     """The problems between files, as ``qbank.crossfile.check_cross_file`` finds them, from
     the state the previous load left in ``memory`` (updated there). More than ``up_to``
     changed questions: the pairs are joined again."""
+    root, catalog, catalog_doc, found = bank
     locales = tuple(catalog.locales)
     previous, memory.cross_file = memory.cross_file, None
     if previous is not None and previous.locales != locales:

@@ -14,6 +14,7 @@ from typing import cast
 
 from qbank.bank import INCREMENTAL_UP_TO, Entry, Loading, display_key
 from qbank.catalog import CATALOG_FILE, default_locale, read_catalog
+from qbank.crossfile import FoundBank
 from qbank.incremental.cache import FileCache
 from qbank.incremental.crossfile import update_cross_file
 from qbank.listing import RECENT_NS, QuestionFile, question_files
@@ -21,7 +22,7 @@ from qbank.loader import Document
 from qbank.model import Catalog
 from qbank.parallel import SecondProcess, check_files
 from qbank.problems import Problem
-from qbank.rules import Checked, Found, QuestionChecker, self_contained
+from qbank.rules import Checked, QuestionChecker, self_contained
 from qbank.stamps import stamp
 
 _PATH = operator.itemgetter(0)
@@ -73,18 +74,9 @@ class IncrementalLoading(Loading):
             results[n] = checked
         return cast(list[Checked], results)  # every None replaced
 
-    def cross_file(
-        self,
-        root: Path,
-        catalog: Catalog,
-        catalog_doc: Document,
-        found: list[Found],
-        helper: SecondProcess,
-    ) -> list[Problem]:
+    def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
         """The problems between files, updated from the previous load's."""
-        return update_cross_file(
-            self.cache.derived, INCREMENTAL_UP_TO, root, catalog, catalog_doc, found, helper
-        )
+        return update_cross_file(self.cache.derived, INCREMENTAL_UP_TO, bank, helper)
 
     def order(self, catalog: Catalog, entries: list[Entry]) -> list[Entry]:
         """The entries in display order. When the listing has the same length as before,
