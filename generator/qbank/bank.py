@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from qbank.catalog import (
     CATALOG_FILE,
@@ -44,9 +44,6 @@ from qbank.similarity import (
     prompt_keys,
     prompt_tokens,
 )
-
-if TYPE_CHECKING:
-    from qbank.incremental.cache import FileCache
 
 __all__ = [
     "CATALOG_FILE",
@@ -147,7 +144,16 @@ def text_in(texts: Mapping[str, str] | None, locale: str) -> str | None:
 # Loading
 
 
-def load_bank(root: Path, cache: FileCache[Checked] | None = None) -> Bank:
+class Kept(Protocol):
+    """What a load under ``mkdocs serve`` is given to reuse (``qbank.incremental``'s
+    ``FileCache``): the stages of a load that use it."""
+
+    def loading(self) -> Loading:
+        """The stages of a load reusing what this holds."""
+        ...
+
+
+def load_bank(root: Path, cache: Kept | None = None) -> Bank:
     """Load and check the bank at ``root``; raise ``ContentError`` listing every error.
 
     With ``cache`` (kept across ``mkdocs serve`` rebuilds), unchanged question files are not
@@ -160,9 +166,7 @@ def load_bank(root: Path, cache: FileCache[Checked] | None = None) -> Bank:
     return bank
 
 
-def check_bank(
-    root: Path, cache: FileCache[Checked] | None = None
-) -> tuple[Bank | None, list[Problem]]:
+def check_bank(root: Path, cache: Kept | None = None) -> tuple[Bank | None, list[Problem]]:
     """Load the bank and return it (None when it has errors) with every problem found."""
     root = Path(root)
     loading = Loading() if cache is None else cache.loading()

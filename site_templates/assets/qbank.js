@@ -9,67 +9,22 @@
   if (window.__qbank) return;
   window.__qbank = true;
 
-  var STRINGS = {
-    en: {
-      right: "Right!", wrong: "Wrong. The right answer: ", wrongMulti: "Not quite. The right answers: ",
-      check: "Check", yours: "your answer", rightOpt: "right answer",
-      rate: "How well did you know it?", know: "I knew it", partly: "Partly", no: "I didn't know",
-      rated: "Saved: ", answered: "answered", ofN: " of ", rightN: " right",
-      resetPage: "Reset progress here", resetAll: "Reset all progress", progress: "Progress",
-      level: "Seniority", difficulty: "Difficulty", all: "All", hide: "Hide answered",
-      d1: "1 · easy", d2: "2 · medium", d3: "3 · hard", shown: "Questions shown: ",
-      start: "Start", count: "Questions", next: "Next", skip: "Skip", finish: "Finish",
-      question: "Question ", time: "Time", score: "Score", review: "Review",
-      skipped: "skipped", showModel: "Show model answer", noModel: "No model answer yet.",
-      assesses: "What it assesses", explanation: "Explanation", permalink: "Open this question",
-      history: "Past sessions", none: "No questions for this seniority yet.",
-      loadError: "Could not load the questions.", again: "New session", yourAnswer: "Your answer: ",
-      rightAnswer: "Right answer: ", status: { right: "right", wrong: "wrong", skipped: "skipped",
-        know: "knew it", partly: "partly", no: "didn't know" }
-    },
-    tr: {
-      right: "Doğru!", wrong: "Yanlış. Doğru cevap: ", wrongMulti: "Tam değil. Doğru cevaplar: ",
-      check: "Kontrol et", yours: "senin cevabın", rightOpt: "doğru cevap",
-      rate: "Ne kadar biliyordun?", know: "Biliyordum", partly: "Kısmen", no: "Bilmiyordum",
-      rated: "Kaydedildi: ", answered: "cevaplandı", ofN: " / ", rightN: " doğru",
-      resetPage: "Buradaki ilerlemeyi sıfırla", resetAll: "Tüm ilerlemeyi sıfırla",
-      progress: "İlerleme", level: "Kıdem", difficulty: "Zorluk", all: "Tümü",
-      hide: "Cevaplananları gizle", d1: "1 · kolay", d2: "2 · orta", d3: "3 · zor",
-      shown: "Gösterilen sorular: ", start: "Başla", count: "Soru sayısı", next: "Sonraki",
-      skip: "Atla", finish: "Bitir", question: "Soru ", time: "Süre", score: "Puan",
-      review: "Gözden geçir", skipped: "atlandı", showModel: "Örnek cevabı göster",
-      noModel: "Henüz örnek cevap yok.", assesses: "Neyi ölçüyor", explanation: "Açıklama",
-      permalink: "Bu soruyu aç", history: "Geçmiş oturumlar",
-      none: "Bu kıdem için henüz soru yok.", loadError: "Sorular yüklenemedi.",
-      again: "Yeni oturum", yourAnswer: "Senin cevabın: ", rightAnswer: "Doğru cevap: ",
-      status: { right: "doğru", wrong: "yanlış", skipped: "atlandı", know: "biliyordum",
-        partly: "kısmen", no: "bilmiyordum" }
-    },
-    zh: {
-      right: "回答正确！", wrong: "回答错误。正确答案：", wrongMulti: "不完全正确。正确答案：",
-      check: "检查", yours: "你的答案", rightOpt: "正确答案",
-      rate: "你掌握得如何？", know: "我会", partly: "部分会", no: "我不会",
-      rated: "已保存：", answered: "已答", ofN: " / ", rightN: " 正确",
-      resetPage: "重置本页进度", resetAll: "重置全部进度", progress: "进度",
-      level: "级别", difficulty: "难度", all: "全部", hide: "隐藏已答题目",
-      d1: "1 · 简单", d2: "2 · 中等", d3: "3 · 困难", shown: "显示题目：",
-      start: "开始", count: "题数", next: "下一题", skip: "跳过", finish: "结束",
-      question: "题目 ", time: "用时", score: "得分", review: "回顾", skipped: "已跳过",
-      showModel: "显示参考答案", noModel: "暂无参考答案。", assesses: "考察目标",
-      explanation: "解析", permalink: "打开此题", history: "历史记录",
-      none: "该级别暂无题目。", loadError: "无法加载题目。", again: "再来一次",
-      yourAnswer: "你的答案：", rightAnswer: "正确答案：",
-      status: { right: "正确", wrong: "错误", skipped: "跳过", know: "会", partly: "部分会",
-        no: "不会" }
-    }
-  };
-
-  function lang() {
-    var l = (document.documentElement.lang || "en").toLowerCase().slice(0, 2);
-    return STRINGS[l] ? l : "en";
-  }
+  /* Interface text of the page's locale (site_templates/strings/<locale>.yaml, "widget";
+   * keys the locale leaves out are English): a JSON data block the header writes, not script.
+   * Without it (a page qbank's header did not write) a key stands for itself. */
+  var STRINGS = {};
+  var stringsNode = null;
   function t(key) {
-    return STRINGS[lang()][key];
+    var node = document.getElementById("qbank-strings");
+    if (node !== stringsNode) {
+      stringsNode = node;
+      try {
+        STRINGS = node ? JSON.parse(node.textContent) || {} : {};
+      } catch (e) {
+        STRINGS = {};
+      }
+    }
+    return key in STRINGS ? STRINGS[key] : key;
   }
 
   /* ---------------------------------------------------------------- storage */
