@@ -30,33 +30,134 @@
   /* ---------------------------------------------------------------- storage */
   var PROGRESS = "qbank:v1:progress";
   var HISTORY = "qbank:v1:practice";
+  /* Each key is read from localStorage once, checked, and kept here; writes go to both.
+   * Another tab's write (a "storage" event) drops the kept copy. */
   var memory = {};
-  var memoryOnly = false;
+  var memoryOnly = false; // storage cannot be read at all (denied): memory only
+  var noWrite = {}; // keys never written: a damaged entry that could not be set aside
+  var unsaved = {}; // keys whose last write failed: memory holds the newer value
+  /* Set aside this page view: { key: { aside: "<key>:damaged:<ms>" or null, raw: text } } */
+  var damaged = {};
   /* Answered during this page view: "hide answered" leaves them until the filter changes,
    * so the reader still sees the feedback and the explanation. */
   var fresh = {};
 
+  function plain(v) {
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+  }
+  var RATINGS = { know: 1, partly: 1, no: 1 };
+  /* What a stored value's readable part is, and whether that is all of it (DESIGN.md,
+   * "Widget hooks"). Records may carry fields this version does not know. */
+  var SHAPES = {};
+  SHAPES[PROGRESS] = function (value) {
+    var readable = {};
+    if (!plain(value)) return { value: readable, whole: false };
+    var whole = true;
+    Object.keys(value).forEach(function (id) {
+      var r = value[id];
+      var ok = id !== "__proto__" && plain(r) && typeof r.t === "string" &&
+        (r.r === undefined || r.r === 0 || r.r === 1) &&
+        (r.s === undefined || RATINGS.hasOwnProperty(r.s)) &&
+        (r.ts === undefined || typeof r.ts === "number");
+      if (ok) readable[id] = r;
+      else whole = false;
+    });
+    return { value: readable, whole: whole };
+  };
+  SHAPES[HISTORY] = function (value) {
+    if (!Array.isArray(value)) return { value: [], whole: false };
+    var readable = value.filter(function (h) {
+      return plain(h) && typeof h.field === "string" && typeof h.ts === "number";
+    });
+    return { value: readable, whole: readable.length === value.length };
+  };
+
   function load(key, fallback) {
+    if (key in memory) return memory[key];
+    var value = fallback;
+    var raw = null;
     if (!memoryOnly) {
       try {
-        var raw = window.localStorage.getItem(key);
-        if (raw) return JSON.parse(raw);
-      } catch (e) { /* private mode or corrupt value: use memory */ }
+        raw = window.localStorage.getItem(key);
+      } catch (e) {
+        memoryOnly = true; // private mode or storage denied: keep going in memory
+      }
     }
-    return key in memory ? memory[key] : fallback;
+    if (raw) value = readStored(key, raw, fallback);
+    memory[key] = value;
+    return value;
+  }
+  /* A stored text → its readable value; an unreadable entry is set aside, never deleted. */
+  function readStored(key, raw, fallback) {
+    var result;
+    try {
+      result = SHAPES[key](JSON.parse(raw));
+    } catch (e) {
+      result = { value: fallback, whole: false }; // not JSON (cut short, hand-edited, ...)
+    }
+    if (result.whole) return result.value;
+    damaged[key] = { aside: setAside(key, raw), raw: raw };
+    if (damaged[key].aside) write(key, result.value); // the key now holds what was readable
+    storageNotice("damaged");
+    return result.value;
+  }
+  /* Copy `raw` to "<key>:damaged:<ms>"; with no room for a copy, move it there (removing
+   * the original frees more room than the copy needs), but only once an empty write under
+   * the new key has shown that writing works at all. Otherwise the entry stays where it is
+   * and the key is not written this page view. Returns the new key, or null. */
+  function setAside(key, raw) {
+    var aside = key + ":damaged:" + Date.now();
+    var store = window.localStorage;
+    try {
+      store.setItem(aside, raw);
+      return aside;
+    } catch (e) { /* no room for a copy */ }
+    try {
+      store.setItem(aside, "");
+    } catch (e) {
+      noWrite[key] = true;
+      storageNotice("full");
+      return null;
+    }
+    try {
+      store.removeItem(key);
+      store.setItem(aside, raw);
+      return aside;
+    } catch (e) {
+      try {
+        store.removeItem(aside);
+        store.setItem(key, raw);
+      } catch (e2) { /* the text is still in `damaged`, for the download */ }
+      noWrite[key] = true;
+      storageNotice("full");
+      return null;
+    }
   }
   function save(key, value) {
     memory[key] = value;
-    if (memoryOnly) return;
+    write(key, value);
+  }
+  function write(key, value) {
+    if (memoryOnly || noWrite[key]) return;
     try {
       window.localStorage.setItem(key, JSON.stringify(value));
+      delete unsaved[key];
     } catch (e) {
-      memoryOnly = true; // quota full or storage denied: keep going in memory
+      unsaved[key] = true; // keep going in memory; the next write tries again
+      if (quotaError(e)) storageNotice("full");
     }
   }
+  function quotaError(e) {
+    return !!e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED" ||
+      e.code === 22 || e.code === 1014);
+  }
+  window.addEventListener("storage", function (e) {
+    if (memoryOnly) return;
+    if (e.key === null) memory = {};
+    else if (!noWrite[e.key] && !unsaved[e.key]) delete memory[e.key];
+  });
   function progress() {
-    var p = load(PROGRESS, {});
-    return p && typeof p === "object" ? p : {};
+    return load(PROGRESS, {});
   }
   function record(id, topic, fields) {
     fresh[id] = true;
@@ -70,6 +171,53 @@
     var p = progress();
     ids.forEach(function (id) { delete p[id]; });
     save(PROGRESS, p);
+  }
+
+  /* ---------------------------------------------------------------- storage notice */
+  /* A short notice at the foot of the window when stored progress was unreadable (and set
+   * aside) or cannot be saved (storage full), with a download of everything the widget
+   * holds. It sits outside Material's content, so instant navigation keeps it. */
+  var noticed = {};
+  function storageNotice(kind) {
+    if (!document.body) {
+      document.addEventListener("DOMContentLoaded", function () { storageNotice(kind); });
+      return;
+    }
+    if (noticed[kind]) return; // once per page view, even after the reader closed it
+    noticed[kind] = true;
+    var box = el("div", { class: "qb-storage-notice", role: "alert", "data-kind": kind });
+    box.appendChild(el("p", null, t(kind === "full" ? "storageFull" : "storageDamaged")));
+    var download = el("button", { type: "button", class: "qb-storage-export" }, t("storageExport"));
+    download.addEventListener("click", exportStorage);
+    var close = el("button", { type: "button", class: "qb-storage-close", title: t("storageClose"),
+      "aria-label": t("storageClose") }, "×");
+    close.addEventListener("click", function () { box.remove(); });
+    box.appendChild(download);
+    box.appendChild(close);
+    var stack = document.querySelector(".qb-storage-notices");
+    if (!stack) {
+      stack = el("div", { class: "qb-storage-notices" });
+      document.body.appendChild(stack);
+    }
+    stack.appendChild(box);
+  }
+  /* Downloads qbank-progress-<date>.json: what could be read of each key, and the text of
+   * every entry set aside with the key it was kept under. */
+  function exportStorage() {
+    var data = { exported: new Date().toISOString(), site: location.origin, readable: {},
+      setAside: {} };
+    [PROGRESS, HISTORY].forEach(function (key) { data.readable[key] = load(key, null); });
+    Object.keys(damaged).forEach(function (key) {
+      data.setAside[key] = { keptAs: damaged[key].aside, text: damaged[key].raw };
+    });
+    var url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)],
+      { type: "application/json" }));
+    var a = el("a", { href: url, download: "qbank-progress-" +
+      data.exported.slice(0, 10) + ".json", hidden: "" });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
   }
 
   /* ---------------------------------------------------------------- DOM helpers */
