@@ -1,11 +1,12 @@
-"""How alike two prompts are: the normalized text, its word-order shingles, and the exact
-near-duplicate join of many prompts (Jaccard similarity of shingle sets, in numpy arrays).
+"""How alike two prompts are: the normalized text, its shingles, and the exact near-duplicate
+join of many prompts (Jaccard similarity of shingle sets, in numpy arrays).
 
-A prompt is compared through the hashes of its *shingles*: each two consecutive tokens
-(words; for Chinese and Japanese, written without spaces, overlapping character pairs).
-Shingles follow word order, so templated prompts that share nearly every word ("What does
-this print?" above different code) are told apart, while a prompt with a word added or
-dropped stays close to the original.
+A prompt is compared through the hashes of its *shingles*: its tokens (words; for Chinese
+and Japanese, written without spaces, overlapping character pairs) and each two consecutive
+tokens. The pairs follow word order, so templated prompts that share nearly every word
+(the same words in another order, or the same text above different code) are told apart;
+the single tokens keep a short prompt with one word added or dropped close to the original
+(with pairs alone, one word inserted into a 20-word prompt changes 3 of 21 pairs).
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ MIN_SHINGLES = 5  # prompts with fewer shingles are too short to compare
 # join: it bounds the work on a bank of look-alike prompts (a template filled in thousands
 # of times), where every prompt may share its rarest shingles with every other one.
 CANDIDATES_PER_PROMPT = 128
-# How many tokens of their prefixes two similar sets share at least, in the join: the prefix
-# is that much longer than the classic one. Three rather than two: in templated prompts the
-# rarest shingles come in pairs (a number before and after in the code: "x 58", "58 y"), and
-# sets sharing only such a pair were most of the candidates compared (3,000 look-alike
-# questions: join 0.72 -> 0.14 s CPU; ordinary banks unchanged).
-SHARED_IN_PREFIX = 3
+# How many tokens of their prefixes two similar sets share at least (fewer for a small set
+# that needs less overlap), in the join: the prefix is that much longer than the classic one
+# less one. Five rather than two: in templated prompts the rarest shingles come in groups
+# (a number in the code, its word and the pairs around it: "58", "x 58", "58 y"), and sets
+# sharing only such a group were most of the candidates compared exactly (3,000 look-alike
+# questions: join 1.96 -> 0.17 s CPU; an ordinary bank of that size: 0.21 -> 0.20 s).
+SHARED_IN_PREFIX = 5
 # locale -> (index of the question in the list of found ones, its prompt's shingle hashes)
 PackedTokens = list[tuple[int, "array[int]"]]
 
@@ -76,13 +78,12 @@ def prompt_tokens(norm: str) -> frozenset[str]:
     return frozenset(_ordered_tokens(norm))
 
 
-def prompt_shingles(norm: str) -> set[tuple[str, ...]]:
-    """The shingles of a normalized text: every two consecutive tokens (a one-token text:
-    that token)."""
+def prompt_shingles(norm: str) -> set[str | tuple[str, str]]:
+    """The shingles of a normalized text: its tokens and every two consecutive tokens."""
     tokens = _ordered_tokens(norm)
-    if len(tokens) < 2:
-        return {tuple(tokens)} if tokens else set()
-    return set(pairwise(tokens))
+    shingles: set[str | tuple[str, str]] = set(tokens)
+    shingles.update(pairwise(tokens))
+    return shingles
 
 
 def prompt_keys(prompt: str) -> tuple[int, array[int]]:
@@ -174,7 +175,10 @@ def bounded_near_duplicates(
     left = np.repeat(np.arange(len(owner)), width)
     right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(width) - width, width)
     pair_codes, shared = np.unique(owner[left] * n + owner[right], return_counts=True)
-    candidates = pair_codes[shared >= SHARED_IN_PREFIX]
+    # Two sets this similar share min(SHARED_IN_PREFIX, the overlap the smaller set needs)
+    # prefix tokens (a small set may need fewer; the smaller set is the first of a code).
+    need = np.minimum(SHARED_IN_PREFIX, np.ceil(threshold * sizes).astype(np.int64))
+    candidates = pair_codes[shared >= need[pair_codes // n]]
     if not len(candidates):
         return [], capped
     first, second = np.divmod(candidates, n)
