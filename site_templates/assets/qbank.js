@@ -685,7 +685,12 @@
       return r.json();
     }).then(function (data) {
       var limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
-      var drawn = shuffle(data.questions || []).slice(0, limit);
+      // ?topics=a,b (the match page): only those topics of the field, when they have any
+      var only = (new URLSearchParams(location.search).get("topics") || "").split(",");
+      var pool = (data.questions || []).filter(function (q) {
+        return only.indexOf(q.topic.split("/")[1]) >= 0;
+      });
+      var drawn = shuffle(pool.length ? pool : data.questions || []).slice(0, limit);
       if (!drawn.length) {
         status.textContent = t("none");
         return;
