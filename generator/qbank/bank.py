@@ -39,6 +39,7 @@ from qbank.model import (
     Question,
 )
 from qbank.problems import ContentError, Problem, Severity, display_path, errors_in
+from qbank.progress import Report, no_progress
 from qbank.safety import local_images, unsafe_parts
 from qbank.translations import stale_problems
 
@@ -127,13 +128,15 @@ def text_in(texts: Mapping[str, str] | None, locale: str) -> str | None:
 # Loading
 
 
-def load_bank(root: Path, cache: FileCache[Checked] | None = None) -> Bank:
+def load_bank(
+    root: Path, cache: FileCache[Checked] | None = None, progress: Report = no_progress
+) -> Bank:
     """Load and check the bank at ``root``; raise ``ContentError`` listing every error.
 
     With ``cache`` (kept across ``mkdocs serve`` rebuilds), unchanged question files are not
     read again; the cross-file checks always run on the whole bank.
     """
-    bank, problems = check_bank(root, cache)
+    bank, problems = check_bank(root, cache, progress)
     if bank is None or errors_in(problems):
         raise ContentError(problems)
     return bank
@@ -152,12 +155,12 @@ def load_catalog(root: Path) -> Catalog:
 
 
 def check_bank(
-    root: Path, cache: FileCache[Checked] | None = None
+    root: Path, cache: FileCache[Checked] | None = None, progress: Report = no_progress
 ) -> tuple[Bank | None, list[Problem]]:
     """Load the bank and return it (None when it has errors) with every problem found."""
     root = Path(root)
     with _gc_paused():
-        catalog, checked, problems = _check_all(root, cache, keep_entries=True)
+        catalog, checked, problems = _check_all(root, cache, progress, keep_entries=True)
         if catalog is None or errors_in(problems):
             return None, problems
         entries: list[Entry] = list(filter(None, map(_ENTRY, checked)))
@@ -202,16 +205,16 @@ def _display_order(
     return result
 
 
-def validate_bank(root: Path) -> tuple[int, list[Problem]]:
+def validate_bank(root: Path, progress: Report = no_progress) -> tuple[int, list[Problem]]:
     """Every problem of the bank at ``root`` (what ``check_bank`` finds) and the number of
     questions that passed their own checks, without keeping the questions: what
     ``qbank validate`` needs, in less time and memory than loading the bank."""
-    _catalog, checked, problems = _check_all(Path(root), None, keep_entries=False)
+    _catalog, checked, problems = _check_all(Path(root), None, progress, keep_entries=False)
     return sum(1 for _, found, _ in checked if found is not None), problems
 
 
 def _check_all(
-    root: Path, cache: FileCache[Checked] | None, *, keep_entries: bool
+    root: Path, cache: FileCache[Checked] | None, progress: Report, *, keep_entries: bool
 ) -> tuple[Catalog | None, list[Checked], list[Problem]]:
     """The catalog, every question file's result, and every problem of the bank."""
     problems: list[Problem] = []
@@ -236,11 +239,12 @@ def _check_all(
         memory = cache.derived
     files = _question_files(root, catalog, problems, memory)
     with _gc_paused(), _SecondProcess() as helper:
-        checked = _check_files_cached(checker, files, cache, helper)
+        checked = _check_files_cached(checker, files, cache, helper, progress)
         problems.extend(chain.from_iterable(map(_PROBLEMS, checked)))
         if catalog is None:
             return None, checked, problems
         found: list[Found] = list(filter(None, map(_FOUND, checked)))
+        progress("cross-file checks", 0, 0)
         problems += _cross_file_problems(root, catalog, catalog_doc, found, helper, memory)
     return catalog, checked, problems
 
@@ -363,15 +367,16 @@ def _check_files_cached(
     files: list[QuestionFile],
     cache: FileCache[Checked] | None,
     helper: _SecondProcess,
+    progress: Report,
 ) -> list[Checked]:
     """``_check_files``, reusing the cached result of every file whose stamp is unchanged."""
     if cache is None:
-        return _check_files(checker, files, helper)
+        return _check_files(checker, files, helper, progress)
     paths = list(map(_PATH, files))
     cache.keep_only(set(paths))
     stamps, results = cache.lookup(paths)
     missing = list(compress(count(), map(operator.is_, results, repeat(None))))
-    checked_files = _check_files(checker, [files[n] for n in missing], helper)
+    checked_files = _check_files(checker, [files[n] for n in missing], helper, progress)
     for n, checked in zip(missing, checked_files, strict=True):
         if _self_contained(checked):
             cache.put(files[n][0], stamps[n], checked)
@@ -419,7 +424,7 @@ def _take(counter: Any) -> int:
 
 
 def _check_files(
-    checker: _QuestionChecker, files: list[QuestionFile], helper: _SecondProcess
+    checker: _QuestionChecker, files: list[QuestionFile], helper: _SecondProcess, progress: Report
 ) -> list[Checked]:
     """Every file's result, in order; a large bank is split between this process and the
     forked helper.
@@ -431,7 +436,12 @@ def _check_files(
     global _shared_work
     pool = helper.start() if len(files) >= PARALLEL_FROM else None
     if pool is None:
-        return [checker.check(*item) for item in files]
+        checked: list[Checked] = []
+        for start in range(0, len(files), _CHUNK):
+            progress("checking files", start, len(files))
+            checked += [checker.check(*item) for item in files[start : start + _CHUNK]]
+        progress("checking files", len(files), len(files))
+        return checked
     next_chunk = multiprocessing.get_context("fork").Value("q", 0)
     _shared_work = (checker, files, next_chunk)
     chunks: dict[int, list[Checked]] = {}
@@ -441,9 +451,12 @@ def _check_files(
         theirs = [pool.submit(_check_next_chunk) for _ in range(0, len(files), _CHUNK)]
         while (mine := _check_next_chunk()) is not None:
             chunks[mine[0]] = mine[1]
+            finished = len(chunks) + sum(future.done() for future in theirs)
+            progress("checking files", min(finished * _CHUNK, len(files)), len(files))
         for future in theirs:
             if (done := future.result()) is not None:
                 chunks[done[0]] = done[1]
+        progress("checking files", len(files), len(files))
     finally:
         _shared_work = None
     return [result for n in sorted(chunks) for result in chunks[n]]
