@@ -12,6 +12,7 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 from pathlib import Path
 
@@ -132,18 +133,19 @@ def _env(delay: str | None, ci: bool = False) -> dict[str, str]:
 
 
 def run_terminal(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, bytes, bytes]:
-    """``qbank ARGS`` with stderr on a pseudo-terminal of 100 columns, stdout on a pipe:
+    """``qbank ARGS`` with stderr on a pseudo-terminal of 100 columns, stdout in a file:
     exit code, stdout and what the terminal received."""
     controller, terminal = os.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    with subprocess.Popen(
-        [str(QBANK), *args],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=terminal,
-    ) as proc:
+    with tempfile.TemporaryFile() as stdout:
+        proc = subprocess.Popen(
+            [str(QBANK), *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=terminal,
+        )
         os.close(terminal)
         received = []
         while True:
@@ -154,13 +156,14 @@ def run_terminal(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, 
             if not data:
                 break
             received.append(data)
-        assert proc.stdout is not None
-        out = proc.stdout.read()
-    os.close(controller)
-    return proc.returncode, out, b"".join(received)
+        os.close(controller)
+        proc.wait()
+        stdout.seek(0)
+        return proc.returncode, stdout.read(), b"".join(received)
 
 
 def run_pipes(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, bytes, bytes]:
+    """``qbank ARGS`` with stdout and stderr on pipes: exit code, stdout, stderr."""
     done = subprocess.run([str(QBANK), *args], cwd=cwd, env=env, capture_output=True, check=False)
     return done.returncode, done.stdout, done.stderr
 

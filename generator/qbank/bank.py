@@ -434,13 +434,13 @@ def _check_files(
     finish together however busy either core is.
     """
     global _shared_work
+    progress("checking files", 0, len(files))
     pool = helper.start() if len(files) >= PARALLEL_FROM else None
     if pool is None:
         checked: list[Checked] = []
         for start in range(0, len(files), _CHUNK):
-            progress("checking files", start, len(files))
             checked += [checker.check(*item) for item in files[start : start + _CHUNK]]
-        progress("checking files", len(files), len(files))
+            progress("checking files", len(checked), len(files))
         return checked
     next_chunk = multiprocessing.get_context("fork").Value("q", 0)
     _shared_work = (checker, files, next_chunk)

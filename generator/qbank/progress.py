@@ -37,8 +37,12 @@ def shown(command: str, *, quiet: bool = False, stream: TextIO | None = None) ->
     """A ``Report`` for the work done inside the block, shown on ``stream`` (stderr).
 
     A bar on an interactive terminal; plain lines when ``stream`` is not one (or has no
-    width) or the ``CI`` variable is set (GitHub Actions, most CI services); nothing with ``quiet``. The bar is
-    cleared at the end; the plain lines end with one saying how long the work took.
+    width) or the ``CI`` variable is set (GitHub Actions, most CI services); nothing with
+    ``quiet``. The bar is cleared at the end; the plain lines end with one saying how long
+    the work took. A command wraps its work in one line::
+
+        with shown("build", quiet=quiet) as progress:
+            build_site(config, progress=progress)
     """
     if quiet:
         yield no_progress
