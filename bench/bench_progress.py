@@ -28,10 +28,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+CHUNK = 250  # files the checking process reports after (qbank's chunk of file checks)
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from make_bank import make_bank  # noqa: E402
 from test_progress import run_pipes, run_terminal  # noqa: E402
+
+from qbank.progress import shown  # noqa: E402
 
 Runner = Callable[[list[str], Path, dict[str, str]], tuple[int, bytes, bytes]]
 
@@ -98,7 +101,25 @@ def main(argv: list[str] | None = None) -> int:
                 f"  cpu {cpu:6.2f} s ({100 * (cpu / base_cpu - 1):+5.1f}%)"
             )
         print("goal: under 2% against quiet at 30,000 questions x 3 locales")
+        calls = files // CHUNK + 3  # a report per chunk of files, at 0 and the last phase
+        each = report_cost()
+        print(
+            f"the reports alone (load-independent): {calls} call(s) of {each * 1e6:.1f} µs"
+            f" = {calls * each * 1e3:.2f} ms of CPU, {100 * calls * each / base_cpu:.3f}%"
+            " of quiet's CPU time"
+        )
     return 0
+
+
+def report_cost(n: int = 20_000) -> float:
+    """Seconds a plain-line report takes (each call a line: the dearest case)."""
+    os.environ["QBANK_PROGRESS_DELAY"] = "0"
+    devnull = Path(os.devnull)
+    with devnull.open("w", encoding="utf-8") as sink, shown("validate", stream=sink) as report:
+        start = time.process_time()
+        for done in range(n):
+            report("checking files", done, 10)  # a new tenth each time
+        return (time.process_time() - start) / n
 
 
 if __name__ == "__main__":
