@@ -36,6 +36,7 @@ from qbank.loader import Document
 from qbank.model import Catalog, Question
 from qbank.parallel import PARALLEL_FROM, SecondProcess, check_files
 from qbank.problems import ContentError, Problem, Severity, display_path, errors_in
+from qbank.progress import Report, no_progress
 from qbank.rules import Checked, Found, QuestionChecker
 from qbank.similarity import (
     NEAR_DUPLICATE_THRESHOLD,
@@ -153,25 +154,27 @@ class Kept(Protocol):
         ...
 
 
-def load_bank(root: Path, cache: Kept | None = None) -> Bank:
+def load_bank(root: Path, cache: Kept | None = None, progress: Report = no_progress) -> Bank:
     """Load and check the bank at ``root``; raise ``ContentError`` listing every error.
 
     With ``cache`` (kept across ``mkdocs serve`` rebuilds), unchanged question files are not
     read again and what was computed over the whole bank is updated, not computed again;
     the result is the same as without it.
     """
-    bank, problems = check_bank(root, cache)
+    bank, problems = check_bank(root, cache, progress)
     if bank is None or errors_in(problems):
         raise ContentError(problems)
     return bank
 
 
-def check_bank(root: Path, cache: Kept | None = None) -> tuple[Bank | None, list[Problem]]:
+def check_bank(
+    root: Path, cache: Kept | None = None, progress: Report = no_progress
+) -> tuple[Bank | None, list[Problem]]:
     """Load the bank and return it (None when it has errors) with every problem found."""
     root = Path(root)
     loading = Loading() if cache is None else cache.loading()
     with _gc_paused():
-        catalog, checked, problems = _check_all(root, loading, keep_entries=True)
+        catalog, checked, problems = _check_all(root, loading, progress, keep_entries=True)
         if catalog is None or errors_in(problems):
             return None, problems
         entries: list[Entry] = list(filter(None, map(_ENTRY, checked)))
@@ -180,11 +183,11 @@ def check_bank(root: Path, cache: Kept | None = None) -> tuple[Bank | None, list
     return Bank(root, catalog, tuple(entries), warnings), problems
 
 
-def validate_bank(root: Path) -> tuple[int, list[Problem]]:
+def validate_bank(root: Path, progress: Report = no_progress) -> tuple[int, list[Problem]]:
     """Every problem of the bank at ``root`` (what ``check_bank`` finds) and the number of
     questions that passed their own checks, without keeping the questions: what
     ``qbank validate`` needs, in less time and memory than loading the bank."""
-    _catalog, checked, problems = _check_all(Path(root), Loading(), keep_entries=False)
+    _catalog, checked, problems = _check_all(Path(root), Loading(), progress, keep_entries=False)
     return sum(1 for _, found, _ in checked if found is not None), problems
 
 
@@ -203,10 +206,14 @@ class Loading:
         return question_files(root, catalog, problems)[0]
 
     def checked(
-        self, checker: QuestionChecker, files: list[QuestionFile], helper: SecondProcess
+        self,
+        checker: QuestionChecker,
+        files: list[QuestionFile],
+        helper: SecondProcess,
+        progress: Report = no_progress,
     ) -> list[Checked]:
         """Every question file's result, in order."""
-        return check_files(checker, files, helper)
+        return check_files(checker, files, helper, progress)
 
     def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
         """The problems between files (``crossfile``)."""
@@ -235,7 +242,7 @@ def display_key(catalog: Catalog) -> Callable[[Entry], tuple[int, int, int, str]
 
 
 def _check_all(
-    root: Path, loading: Loading, *, keep_entries: bool
+    root: Path, loading: Loading, progress: Report, *, keep_entries: bool
 ) -> tuple[Catalog | None, list[Checked], list[Problem]]:
     """The catalog, every question file's result, and every problem of the bank."""
     catalog_doc, catalog = loading.catalog(root)
@@ -255,11 +262,12 @@ def _check_all(
     checker = QuestionChecker(root, catalog, locale, make_entry=Entry if keep_entries else None)
     files = loading.files(root, catalog, problems)
     with _gc_paused(), SecondProcess() as helper:
-        checked = loading.checked(checker, files, helper)
+        checked = loading.checked(checker, files, helper, progress)
         problems.extend(chain.from_iterable(map(_PROBLEMS, checked)))
         if catalog is None:
             return None, checked, problems
         found: list[Found] = list(filter(None, map(_FOUND, checked)))
+        progress("cross-file checks", 0, 0)
         problems += loading.cross_file(FoundBank(root, catalog, catalog_doc, found), helper)
     return catalog, checked, problems
 

@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from qbank.listing import QuestionFile
+from qbank.progress import Report, no_progress
 from qbank.rules import Checked, QuestionChecker
 
 T = TypeVar("T")
@@ -75,7 +76,10 @@ def _take(counter: Any) -> int:
 
 
 def check_files(
-    checker: QuestionChecker, files: list[QuestionFile], helper: SecondProcess
+    checker: QuestionChecker,
+    files: list[QuestionFile],
+    helper: SecondProcess,
+    progress: Report = no_progress,
 ) -> list[Checked]:
     """Every file's result, in order; a large bank is split between this process and the
     forked helper.
@@ -85,9 +89,14 @@ def check_files(
     finish together however busy either core is.
     """
     global _shared_work
+    progress("checking files", 0, len(files))
     pool = helper.start() if len(files) >= PARALLEL_FROM else None
     if pool is None:
-        return [checker.check(*item) for item in files]
+        checked: list[Checked] = []
+        for start in range(0, len(files), CHUNK):
+            checked += [checker.check(*item) for item in files[start : start + CHUNK]]
+            progress("checking files", len(checked), len(files))
+        return checked
     next_chunk = multiprocessing.get_context("fork").Value("q", 0)
     _shared_work = (checker, files, next_chunk)
     chunks: dict[int, list[Checked]] = {}
@@ -97,9 +106,12 @@ def check_files(
         theirs = [pool.submit(_check_next_chunk) for _ in range(0, len(files), CHUNK)]
         while (mine := _check_next_chunk()) is not None:
             chunks[mine[0]] = mine[1]
+            finished = len(chunks) + sum(future.done() for future in theirs)
+            progress("checking files", min(finished * CHUNK, len(files)), len(files))
         for future in theirs:
             if (done := future.result()) is not None:
                 chunks[done[0]] = done[1]
+        progress("checking files", len(files), len(files))
     finally:
         _shared_work = None
     return [result for n in sorted(chunks) for result in chunks[n]]

@@ -22,6 +22,7 @@ from qbank.loader import Document
 from qbank.model import Catalog
 from qbank.parallel import SecondProcess, check_files
 from qbank.problems import Problem
+from qbank.progress import Report, no_progress
 from qbank.rules import Checked, QuestionChecker, self_contained
 from qbank.stamps import stamp
 
@@ -59,7 +60,11 @@ class IncrementalLoading(Loading):
         return files
 
     def checked(
-        self, checker: QuestionChecker, files: list[QuestionFile], helper: SecondProcess
+        self,
+        checker: QuestionChecker,
+        files: list[QuestionFile],
+        helper: SecondProcess,
+        progress: Report = no_progress,
     ) -> list[Checked]:
         """Every file's result, the cached one where the file's stamp is unchanged."""
         cache = self.cache
@@ -67,7 +72,7 @@ class IncrementalLoading(Loading):
         cache.keep_only(set(paths))
         stamps, results = cache.lookup(paths)
         missing = list(compress(count(), map(operator.is_, results, repeat(None))))
-        checked_files = check_files(checker, [files[n] for n in missing], helper)
+        checked_files = check_files(checker, [files[n] for n in missing], helper, progress)
         for n, checked in zip(missing, checked_files, strict=True):
             if self_contained(checked):
                 cache.put(files[n][0], stamps[n], checked)
