@@ -342,7 +342,8 @@ def verify(site_dir: Path, content: Path) -> None:
 )
 @click.option("--watch", is_flag=True, help="Keep the tree up to date on edits of the bank.")
 @content_option
-def build(out: Path, config_file: Path, watch: bool, content: Path) -> None:
+@quiet_option
+def build(out: Path, config_file: Path, watch: bool, content: Path, quiet: bool) -> None:
     """Write the bank as a docs tree that MkDocs, ProperDocs or Zensical publishes without
     the qbank plugin: `mkdocs build -f OUT/mkdocs.yml` (or `properdocs build -f …`,
     `zensical build -f …`). Only files whose bytes changed are rewritten.
@@ -352,7 +353,8 @@ def build(out: Path, config_file: Path, watch: bool, content: Path) -> None:
 
     builder = TreeBuilder(content, out, config_file)
     try:
-        report = builder.build()
+        with shown("build", quiet=quiet) as progress:
+            report = builder.build(progress)
     except ContentError as exc:
         raise click.ClickException(
             exc.format_text() + "\nnothing was written; the tree is as it was"

@@ -30,9 +30,10 @@ from typing import Any
 
 import yaml
 
-from qbank.bank import Bank, Entry, load_bank
-from qbank.cache import FileCache
+from qbank.bank import Bank, Checked, Entry, load_bank
+from qbank.incremental.cache import FileCache
 from qbank.problems import ContentError, Problem, display_path
+from qbank.progress import Report, no_progress
 from qbank.render import (
     BodyCache,
     RenderedSite,
@@ -318,7 +319,7 @@ class TreeBuilder:
     out: Path
     config_file: Path
     report_template: str = "question-problem.yml"
-    files: FileCache[Any] = field(default_factory=FileCache)
+    files: FileCache[Checked] = field(default_factory=FileCache)
     bodies: BodyCache = field(default_factory=BodyCache)
     bank: Bank | None = None
     site: RenderedSite | None = None
@@ -343,10 +344,10 @@ class TreeBuilder:
         """Render every page at the next build (a site template changed)."""
         self.bank, self.site, self.bodies = None, None, BodyCache()
 
-    def build(self) -> TreeReport:
+    def build(self, progress: Report = no_progress) -> TreeReport:
         """Load, render and write the tree; raises ``ContentError`` (nothing written) when
-        the bank has errors."""
-        bank = load_bank(self.content, self.files)
+        the bank has errors. ``progress`` hears of the load's phases."""
+        bank = load_bank(self.content, self.files, progress)
         user = read_user_config(self.config_file)
         options = _tree_options(self.options(user))
         update, before = None, self.bank
