@@ -149,6 +149,8 @@ class _Bar:
         bar = self.bar
         if phase == bar.desc and (total or None) == bar.total:
             bar.update(done - bar.n)
+            if total and done >= total and time.time() >= self.shown_from:
+                bar.refresh()  # a phase's last count is always drawn (update() may skip it)
             return
         bar.set_description_str(phase, refresh=False)
         bar.total = total or None
