@@ -117,7 +117,7 @@ def _cleaner(image_prefix: str) -> nh3.Cleaner:
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=set(URL_SCHEMES),
         attribute_filter=_image_rewriter(image_prefix),
-        link_rel="noopener noreferrer",
+        link_rel="nofollow noopener noreferrer",
     )
 
 

@@ -52,7 +52,7 @@ from mkdocs.utils import CountHandler
 from qbank import background, publish
 from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.cache import FileCache
-from qbank.problems import ContentError
+from qbank.problems import ContentError, Severity
 from qbank.render import (
     PLACEHOLDER,
     PLACEHOLDER_NUMBER,
@@ -460,8 +460,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         try:
             bank = self._load_bank()
         except ContentError as error:
-            for problem in error.problems:
-                log.error(problem.format_text())
+            for problem in error.problems:  # a warning among the errors stays a warning
+                warning = problem.severity is Severity.WARNING
+                (log.warning if warning else log.error)(problem.format_text())
             if self.command == "serve" and self.serve.shared is not None:
                 log.error("qbank: %s; the last good pages stay served until it is fixed", error)
                 return None

@@ -12,6 +12,7 @@ image paths are the same on all of them)::
     <loc>/<field>/index.md                field page
     <loc>/<field>/<topic>/index.md        topic page (canonical home of its questions)
     <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic
+    <loc>/<field>/topics/<spec>/index.md  a specialization: its topics and their counts
     <loc>/<field>/practice/index.md       practice (the widget's page)
 """
 
@@ -43,6 +44,9 @@ from qbank.translations import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
 LEVEL_PREFIX = "level-"
+# A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
+# no topic page can collide with it, and its menu section never swallows a topic as index.
+SPEC_FOLDER = "topics"
 IMAGES = "images"
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
@@ -541,9 +545,10 @@ class _Renderer:
         levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
         nav: list[Any] = [f"{base}/index.md"]
         specs = []
-        for spec in field_.specializations.values():
+        for spec_key, spec in field_.specializations.items():
             topics = []
-            spec_nav: list[Any] = []
+            spec_page = f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
+            spec_nav: list[Any] = [spec_page]
             for topic_key, topic in spec.topics.items():
                 entries = bank.by_topic[field_key, topic_key]
                 here = [e for e in entries if locale in e.locales]
@@ -562,15 +567,20 @@ class _Renderer:
                 if only is None or (field_key, topic_key) in only:
                     self.topic_page(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
-                specs.append({"name": name(spec.name, locale), "topics": topics})
-                nav.append({name(spec.name, locale): spec_nav})
+                spec_ = {"key": spec_key, "name": name(spec.name, locale), "topics": topics}
+                specs.append(spec_)
+                nav.append({spec_["name"]: spec_nav})
+                site.pages[spec_page] = self.env.get_template("specialization.md.j2").render(
+                    t=t, spec=spec_, field_name=name(field_.name, locale), levels=levels
+                )
         here = [e for e in bank.field_entries(field_key) if locale in e.locales]
         level_counts = Counter(s for e in here for s in e.seniorities)
-        level_nav: list[Any] = []
+        # The seniority pages are entries of the field's own section: a section of their own
+        # would make the first of them its index page, without an entry of its name.
         for level_key, level_name in levels:
             self.seniority_page(site, locale, field_key, level_key, level_name, here)
-            level_nav.append({level_name: f"{base}/{LEVEL_PREFIX}{level_key}/index.md"})
-        nav.append({t["by_seniority"]: level_nav})
+            title = t["study_level"].format(level=level_name)
+            nav.append({title: f"{base}/{LEVEL_PREFIX}{level_key}/index.md"})
         nav.append({t["practice"]: f"{base}/practice/index.md"})
         field_name = name(field_.name, locale)
         site.pages[f"{base}/index.md"] = self.env.get_template("field.md.j2").render(
@@ -787,6 +797,11 @@ def page_paths(bank: Bank, locale: str) -> list[str]:
             f"{base}/{topic}/index.md"
             for spec in field_.specializations.values()
             for topic in spec.topics
+        ]
+        paths += [
+            f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
+            for spec_key, spec in field_.specializations.items()
+            if spec.topics
         ]
         paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
         paths.append(f"{base}/practice/index.md")

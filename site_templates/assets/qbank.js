@@ -24,7 +24,9 @@
       assesses: "What it assesses", explanation: "Explanation", permalink: "Open this question",
       history: "Past sessions", none: "No questions for this seniority yet.",
       loadError: "Could not load the questions.", again: "New session", yourAnswer: "Your answer: ",
-      rightAnswer: "Right answer: ", status: { right: "right", wrong: "wrong", skipped: "skipped",
+      rightAnswer: "Right answer: ",
+      retryNote: "(A retry: your first answer is the one that counts.)",
+      status: { right: "right", wrong: "wrong", skipped: "skipped",
         know: "knew it", partly: "partly", no: "didn't know" }
     },
     tr: {
@@ -42,6 +44,7 @@
       permalink: "Bu soruyu aç", history: "Geçmiş oturumlar",
       none: "Bu kıdem için henüz soru yok.", loadError: "Sorular yüklenemedi.",
       again: "Yeni oturum", yourAnswer: "Senin cevabın: ", rightAnswer: "Doğru cevap: ",
+      retryNote: "(Tekrar deneme: sayılan, ilk cevabın.)",
       status: { right: "doğru", wrong: "yanlış", skipped: "atlandı", know: "biliyordum",
         partly: "kısmen", no: "bilmiyordum" }
     },
@@ -59,6 +62,7 @@
       explanation: "解析", permalink: "打开此题", history: "历史记录",
       none: "该级别暂无题目。", loadError: "无法加载题目。", again: "再来一次",
       yourAnswer: "你的答案：", rightAnswer: "正确答案：",
+      retryNote: "（重试：计入进度的是你的第一次回答。）",
       status: { right: "正确", wrong: "错误", skipped: "跳过", know: "会", partly: "部分会",
         no: "不会" }
     }
@@ -103,13 +107,32 @@
     var p = load(PROGRESS, {});
     return p && typeof p === "object" ? p : {};
   }
+  /* A choice question's first answer is what counts (r, ts): a later attempt (after the
+   * right option was shown, or on another day) is kept apart as the latest retry (rr: 1|0,
+   * rts), so progress cannot be inflated by clicking the option the page just revealed.
+   * Returns true when this answer was a retry. A rating (s) is a self-assessment and is
+   * simply replaced. */
   function record(id, topic, fields) {
     fresh[id] = true;
     var p = progress();
+    var old = p[id];
+    if ("r" in fields && old && (old.r === 0 || old.r === 1)) {
+      old.rr = fields.r;
+      old.rts = Date.now();
+      save(PROGRESS, p);
+      return true;
+    }
     var r = { t: topic, ts: Date.now() };
     for (var k in fields) r[k] = fields[k];
     p[id] = r;
     save(PROGRESS, p);
+    return false;
+  }
+  /* A miss: a choice question whose latest answer was wrong, or an open one rated "no". */
+  function isMiss(r) {
+    if (!r) return false;
+    if (r.s) return r.s === "no";
+    return ("rr" in r ? r.rr : r.r) === 0;
   }
   function forget(ids) {
     var p = progress();
@@ -280,7 +303,8 @@
     q.classList.toggle("qb-answered-right", ok);
     q.classList.toggle("qb-answered-wrong", !ok);
     openAnswer(q);
-    record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { r: ok ? 1 : 0 });
+    var retry = record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { r: ok ? 1 : 0 });
+    if (retry) fb.appendChild(el("span", { class: "qb-retry-note" }, " " + t("retryNote")));
     showStatus(q);
     refreshPage();
   }
