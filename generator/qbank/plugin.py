@@ -602,7 +602,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             out.append(html[at : match.start()])
             at = match.end()
             for slot in blocks[int(match.group("block"))]:
-                title = html_escape(slot.title)
+                title = slot.title_html or html_escape(slot.title)
                 link = (
                     f'<a class="{link_class}" href="#{slot.anchor}" title="{link_title}">'
                     f"{symbol}</a>"
@@ -613,7 +613,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     f'<h{slot.level} id="{slot.anchor}">{title}{link}</h{slot.level}>\n'
                     f"{slot.html}\n"
                 )
-                item = AnchorLink(title, slot.anchor, slot.level)
+                item = AnchorLink(html_escape(slot.title), slot.anchor, slot.level)
                 (parent.children if parent is not None else page.toc.items).append(item)
         out.append(html[at:])
         return "".join(out)

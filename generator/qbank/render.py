@@ -36,6 +36,7 @@ from markupsafe import escape as _escape
 from qbank import practice
 from qbank.bank import CATALOG_FILE, Bank, Entry
 from qbank.exporters.bank_json import bank_json, question_json
+from qbank.headings import Heading, first_block, topic_headings, without_first_paragraph
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
@@ -78,11 +79,12 @@ class Slot:
 
     level: int
     anchor: str
-    title: str
+    title: str  # plain text (the table of contents)
     entry: Entry
     locale: str
     copy: bool
     make: Callable[..., str] = field(compare=False, repr=False)
+    title_html: str = ""  # the heading's HTML (inline code kept); empty: ``title`` escaped
 
     @property
     def html(self) -> str:
@@ -217,6 +219,7 @@ class _Renderer:
         self._keep = cache is not None
         self._bodies = cache.start(bank, options) if cache is not None else {}
         self._html: dict[tuple[str, str], str] = {}
+        self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
         self._check_reserved()
 
     def _check_reserved(self) -> None:
@@ -268,12 +271,15 @@ class _Renderer:
         def markup(texts: Mapping[str, str] | None) -> str:
             return self.html(texts[locale], prefix) if texts and locale in texts else ""
 
+        prompt = markup(q.prompt)
+        if self.heading_of(entry, locale).whole:  # the heading holds the first paragraph
+            prompt = without_first_paragraph(prompt)
         result = question_body(
             entry,
             strings_for(locale),
             {k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities},
             {
-                "prompt": markup(q.prompt),
+                "prompt": prompt,
                 "explanation": markup(q.explanation),
                 "assesses": markup(q.assesses),
                 "model_answer": markup(q.model_answer),
@@ -334,21 +340,32 @@ class _Renderer:
                 Slot(
                     level,
                     f"h-{e.id}",
-                    plain_text(e.question.prompt[locale]) or e.slug,
+                    self.heading_of(e, locale).text,
                     e,
                     locale,
                     copy,
                     self.question_html,
+                    self.heading_of(e, locale).html,
                 )
                 for e in entries
             )
         )
         return [("", PLACEHOLDER.format(len(site.blocks) - 1))]
 
+    def heading_of(self, entry: Entry, locale: str) -> Heading:
+        """A question's number and title (``qbank.headings``), made per topic and locale."""
+        key = (entry.field, entry.topic, locale)
+        found = self._headings.get(key)
+        if found is None:
+            here = [e for e in self.bank.by_topic[entry.field, entry.topic] if locale in e.locales]
+            found = self._headings[key] = topic_headings(
+                here, locale, lambda md: first_block(self.html(md, "")), md_escape
+            )
+        return found[entry.id]
+
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
         """The Markdown heading that puts a question in the table of contents."""
-        title = plain_text(entry.question.prompt[locale]) or entry.slug
-        return f"{'#' * level} {md_escape(title)} {{#h-{entry.id}}}"
+        return f"{'#' * level} {self.heading_of(entry, locale).markdown} {{#h-{entry.id}}}"
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -711,7 +728,7 @@ def question_body(
     if q.difficulty:
         out.append(
             f'<span class="qb-badge qb-difficulty" data-difficulty="{q.difficulty}">'
-            f"{e(t['difficulty'])}: "
+            f"{e(t['difficulty'])}{e(t['colon'])}"
             f"{e(t['difficulty_levels'][q.difficulty])}</span>"
         )
     for key, name in level_names.items():
@@ -741,7 +758,7 @@ def question_body(
     out.append(f'<details class="qb-answer"><summary>{e(t["show_answer"])}</summary>\n')
     if q.is_choice:
         keys = ", ".join(f"<strong>{e(key)}</strong>" for key in q.answer or ())
-        out.append(f'<p class="qb-correct">{e(t["answer"])}: {keys}</p>\n')
+        out.append(f'<p class="qb-correct">{e(t["answer"])}{e(t["colon"])}{keys}</p>\n')
         if html_of["explanation"]:
             out.append(f'<div class="qb-explanation">\n{html_of["explanation"]}\n</div>\n')
     elif html_of["model_answer"]:
@@ -770,7 +787,7 @@ def question_body(
         shown = e(source)
         if source.startswith(("https://", "http://")) and not url_problem(source, image=False):
             shown = f'<a href="{shown}" rel="noopener noreferrer">{shown}</a>'
-        out.append(f' <span class="qb-source">{e(t["source"])}: {shown}</span>')
+        out.append(f' <span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
     out.append("</div>\n")
     return "".join(out)
 
