@@ -741,7 +741,8 @@ def question_body(
             f'<a href="{e(stale["url"])}" hreflang="{e(stale["locale"])}" '
             f'lang="{e(stale["locale"])}">{e(stale["name"])}</a></p>\n'
         )
-    out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
+    if html_of["prompt"]:  # empty when the heading holds the whole prompt
+        out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
     if q.is_choice:
         out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
         out += [
