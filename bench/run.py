@@ -1,38 +1,49 @@
 """Build bench: qbank against plain Material and mkdocs-quiz on the same synthetic bank.
 
     python bench/run.py [--questions 3000] [--runs 3] [--work /tmp/qbank-bench]
-        [--skip-quiz] [--skip-serve] [--search-bench] [--serve-only]
+        [--skip-quiz] [--skip-serve] [--one-nav] [--baseline-jobs 2] [--search-bench]
+        [--serve-only]
 
 (`make bench` runs it with the defaults.) In one run, on one bank written by
-``bench/make_bank.py`` (three locales), it measures wall time, CPU time and peak memory (the
-summed proportional set size of the process tree, sampled from /proc every 50 ms: pages that
-forked processes share count once) of:
+``bench/make_bank.py`` (three locales), it measures wall time, CPU time (user + system of the
+whole process tree: every child and grandchild that was waited for, so qbank's second
+process counts) and peak memory (the summed proportional set size of the process tree,
+sampled from /proc every 50 ms: pages that forked processes share count once) of:
 
 a. ``qbank validate`` of the bank;
 b. parse only: every question file through ``yaml.CSafeLoader``, nothing else;
 c. the full qbank site: ``mkdocs build`` with the qbank plugin, every locale, its search index;
 d. the baseline: the same questions as hand-written Material Markdown (a page per topic per
    locale, ``## `` heading per question, options as a list, ``??? success "Answer"`` with the
-   key and the explanation, nav grouped field → specialization → topic), built by
-   ``mkdocs build`` with Material's default search and the same theme features;
+   key and the explanation, nav grouped field → specialization → topic) built as qbank
+   builds them: one ``mkdocs build`` per locale, each with that locale's nav, language and
+   search index, ``--baseline-jobs`` (2, as qbank's two processes) at a time; with exactly
+   the theme features qbank's build of the same bank used (read from its pages'
+   ``__config``: qbank leaves out ``navigation.sections`` from 60 topics on), qbank's
+   default palette, the language switcher and Material's own search;
+d1. (``--one-nav``) the baseline as one ``mkdocs build`` with every locale in one nav;
 e. mkdocs-quiz (the ``bench`` extra) on the same questions (``<quiz>`` blocks; open questions
-   as in d).
+   as in d), built as d.
 
-It prints the medians of ``--runs`` runs and the ratios c/d, c/e and a/b; the weight of a
-75-question topic page (HTML bytes plus the page's own CSS/JS) in qbank, plain Material and
-mkdocs-quiz; the search bytes on disk; whether two qbank builds are byte-identical; and the
-edit → preview time under ``mkdocs serve`` (a question file is rewritten, the topic page is
-polled over HTTP until it shows the change). ``--search-bench`` also runs
-``bench/bench_search.py`` (bytes one query downloads) on the same number of questions.
+It prints the medians of ``--runs`` runs and the ratios c/d, c/e and a/b, each of wall time
+and of CPU time; the weight of a 75-question topic page (HTML bytes plus every file its
+``<link>``/``<script>`` tags load that Material does not ship, found by parsing the page) in
+qbank, plain Material and mkdocs-quiz; the search bytes on disk; whether two qbank builds
+are byte-identical; and the edit → preview time under ``mkdocs serve`` (a question file is
+rewritten, the topic page is polled over HTTP until it shows the change). ``--search-bench``
+also runs ``bench/bench_search.py`` (bytes one query downloads) on the same bank and gives
+each query's bytes as a share of the plain site's (d) index of that locale.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import http.client
 import json
 import os
+import posixpath
 import re
 import resource
 import shutil
@@ -43,24 +54,31 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import material
 import uuid6
 import yaml
 
+from qbank.plugin.config import DEFAULT_PALETTE
+
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
-FEATURES = [
-    "navigation.instant",
-    "navigation.tracking",
-    "navigation.sections",
-    "navigation.indexes",
-    "navigation.prune",
-    "navigation.top",
-    "toc.follow",
+# The baseline's Markdown extensions: what its pages need (collapsible answers, fenced code
+# highlighted by Pygments as qbank's is) and what qbank's build adds (tables, toc permalinks).
+EXTENSIONS = [
+    "admonition",
+    "pymdownx.details",
+    "pymdownx.superfences",
+    "attr_list",
+    "tables",
+    {"toc": {"permalink": True}},
 ]
-EXTENSIONS = ["admonition", "pymdownx.details", "pymdownx.superfences", "attr_list", "toc"]
+# Every file Material ships in its theme folder, by path relative to a site's root.
+MATERIAL_THEME = Path(material.__file__).resolve().parent / "templates"
 
 sys.path.insert(0, str(HERE))
 from make_bank import make_bank  # noqa: E402
@@ -180,8 +198,14 @@ def plain_question(q: dict[str, Any], locale: str, quiz: bool) -> str:
     return "\n".join(parts)
 
 
-def write_plain(content: Path, project: Path, quiz: bool) -> None:
-    """A Material project holding the bank as Markdown pages (a page per topic per locale)."""
+def write_plain(
+    content: Path, project: Path, quiz: bool, features: list[str], one_nav: bool = False
+) -> list[str]:
+    """A Material project holding the bank as Markdown pages (a page per topic per locale),
+    with qbank's theme ``features``, palette and language switcher; the names of its config
+    files, one per locale (``<locale>.yml``: docs ``docs/<locale>``, site ``site/<locale>``,
+    that locale's nav and language), or with ``one_nav`` a single ``mkdocs.yml`` whose nav
+    holds every locale."""
     catalog, questions = read_bank(content)
     if project.exists():
         shutil.rmtree(project)
@@ -189,9 +213,11 @@ def write_plain(content: Path, project: Path, quiz: bool) -> None:
     by_topic: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for field_key, topic_key, q in questions:
         by_topic.setdefault((field_key, topic_key), []).append(q)
-    nav: list[Any] = []
-    for locale in catalog["locales"]:
-        locale_nav: list[Any] = [f"{locale}/index.md"]
+    locales: list[str] = catalog["locales"]
+    navs: dict[str, list[Any]] = {}
+    for locale in locales:
+        # Page paths relative to the locale's own docs folder.
+        locale_nav: list[Any] = ["index.md"]
         (docs / locale).mkdir(parents=True)
         (docs / locale / "index.md").write_text(f"# {catalog['title'][locale]}\n", "utf-8")
         for field_key, field in catalog["fields"].items():
@@ -199,27 +225,57 @@ def write_plain(content: Path, project: Path, quiz: bool) -> None:
             for spec in field["specializations"].values():
                 spec_nav = []
                 for topic_key, topic in spec["topics"].items():
-                    page = f"{locale}/{field_key}/{topic_key}/index.md"
+                    page = f"{field_key}/{topic_key}/index.md"
                     body = [f"# {topic['name'][locale]}\n"]
                     for q in by_topic.get((field_key, topic_key), []):
                         if locale in q["prompt"]:
                             body.append(plain_question(q, locale, quiz))
-                    (docs / page).parent.mkdir(parents=True, exist_ok=True)
-                    (docs / page).write_text("\n".join(body), "utf-8")
+                    (docs / locale / page).parent.mkdir(parents=True, exist_ok=True)
+                    (docs / locale / page).write_text("\n".join(body), "utf-8")
                     spec_nav.append({topic["name"][locale]: page})
                 field_nav.append({spec["name"][locale]: spec_nav})
             locale_nav.append({field["name"][locale]: field_nav})
-        nav.append({locale: locale_nav})
-    plugins: list[Any] = ["search"] + (["mkdocs_quiz"] if quiz else [])
-    config = {
-        "site_name": "Plain bank",
-        "site_url": "https://example.org/",
-        "theme": {"name": "material", "font": False, "features": FEATURES},
-        "plugins": plugins,
-        "markdown_extensions": EXTENSIONS,
-        "nav": nav,
-    }
-    (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+        navs[locale] = locale_nav
+
+    def config(language: str, nav: list[Any], where: str) -> dict[str, Any]:
+        return {
+            "site_name": "Plain bank",
+            "site_url": f"https://example.org/{where}",
+            "docs_dir": f"docs/{where}".rstrip("/"),
+            "site_dir": f"site/{where}".rstrip("/"),
+            "theme": {
+                "name": "material",
+                "font": False,
+                "language": language,
+                "features": features,
+                "palette": DEFAULT_PALETTE,
+            },
+            "extra": {
+                "alternate": [{"name": loc, "link": f"/{loc}/", "lang": loc} for loc in locales]
+            },
+            "plugins": ["search"] + (["mkdocs_quiz"] if quiz else []),
+            "markdown_extensions": EXTENSIONS,
+            "nav": nav,
+        }
+
+    configs = {}
+    if one_nav:
+        nav = [{loc: [_under(loc, item) for item in navs[loc]]} for loc in locales]
+        configs["mkdocs.yml"] = config(locales[0], nav, "")
+    else:
+        for locale in locales:
+            configs[f"{locale}.yml"] = config(locale, navs[locale], f"{locale}/")
+    for name, settings in configs.items():
+        (project / name).write_text(yaml.safe_dump(settings, allow_unicode=True), "utf-8")
+    return list(configs)
+
+
+def _under(locale: str, item: Any) -> Any:
+    """A nav item (a page path, or a titled list of items) with its pages under ``locale/``."""
+    if isinstance(item, str):
+        return f"{locale}/{item}"
+    return {title: [_under(locale, i) for i in sub] if isinstance(sub, list) else
+            _under(locale, sub) for title, sub in item.items()}  # fmt: skip
 
 
 def write_qbank(content: Path, project: Path) -> None:
@@ -251,40 +307,127 @@ def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
 
 
-def page_weight(site: Path, page: str, assets: list[str]) -> tuple[int, int]:
-    """Bytes of a built page's HTML and of the page's own (non-theme) assets."""
-    return (site / page).stat().st_size, sum((site / a).stat().st_size for a in assets)
+class _Loads(HTMLParser):
+    """The URLs a page's ``<script src>`` and ``<link>`` tags make the browser load."""
+
+    LOADED = frozenset(
+        {"stylesheet", "icon", "preload", "modulepreload", "manifest", "apple-touch-icon"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "script" and found.get("src"):
+            self.urls.append(found["src"] or "")
+        elif tag == "link" and set((found.get("rel") or "").lower().split()) & self.LOADED:
+            self.urls.append(found.get("href") or "")
 
 
-def weights(work: Path, quiz: bool) -> dict[str, tuple[int, int]]:
-    """The weight of one 75-question topic page in each kind of site."""
+def own_assets(root: Path, page: str) -> dict[str, int]:
+    """Every file the built ``page`` (relative to its site's ``root``) loads through its
+    ``<link>``/``<script>`` tags that Material does not ship in its theme, with its bytes.
+    A URL outside the site (a CDN) or to a missing file stops the bench."""
+    parser = _Loads()
+    parser.feed((root / page).read_text("utf-8"))
+    found: dict[str, int] = {}
+    for url in parser.urls:
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc:
+            raise SystemExit(f"{root / page} loads {url} from outside the site")
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(page), parts.path))
+        if (MATERIAL_THEME / path).is_file():
+            continue
+        if not (root / path).is_file():
+            raise SystemExit(f"{root / page} loads {url}, which is not in the site")
+        found[path] = (root / path).stat().st_size
+    return found
+
+
+def page_features(root: Path, page: str) -> list[str]:
+    """The theme features a built Material page was built with (its ``__config``)."""
+    html = (root / page).read_text("utf-8")
+    match = re.search(r'<script id="__config" type="application/json">(.*?)</script>', html, re.S)
+    if match is None:
+        raise SystemExit(f"{root / page} has no Material __config")
+    return list(json.loads(match.group(1))["features"])
+
+
+def weights(work: Path, quiz: bool, jobs: int) -> dict[str, dict[str, Any]]:
+    """The weight of one 75-question topic page in each kind of site: its HTML bytes and
+    every own (not Material's) file it loads."""
     content = work / "weight-bank"
     make_bank(content, 75, 1, 1, 1, ("en", "tr", "zh"), 3)
     write_qbank(content, work / "weight-qbank")
     run_mkdocs(work / "weight-qbank")
-    page = "en/field-01/topic-01/index.html"
+    page = "field-01/topic-01/index.html"
+    root = work / "weight-qbank/site"
     result = {
-        "qbank": page_weight(
-            work / "weight-qbank/site", page, ["assets/qbank.css", "assets/qbank.js"]
-        )
-    }
+        "qbank": {"html": (root / "en" / page).stat().st_size,
+                  "assets": own_assets(root, f"en/{page}")}
+    }  # fmt: skip
+    features = page_features(root, f"en/{page}")
     kinds = [("plain", False)] + ([("quiz", True)] if quiz else [])
     for kind, is_quiz in kinds:
         project = work / f"weight-{kind}"
-        write_plain(content, project, is_quiz)
-        run_mkdocs(project)
-        site = project / "site"
-        own = [
-            p.relative_to(site).as_posix()
-            for p in site.rglob("*")
-            if p.suffix in (".css", ".js") and "quiz" in p.as_posix().lower()
-        ]
-        result[kind] = page_weight(site, page, own)
+        build_plain(project, write_plain(content, project, is_quiz, features), jobs)
+        root = project / "site" / "en"
+        result[kind] = {"html": (root / page).stat().st_size, "assets": own_assets(root, page)}
     return result
 
 
 def run_mkdocs(project: Path) -> dict[str, float]:
     return measure([str(BIN / "mkdocs"), "build", "-q"], project)
+
+
+# Builds the config files given after the mkdocs command and the number of builds at a time.
+_BUILDS = """\
+import subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+mkdocs, jobs, *configs = sys.argv[1:]
+def build(config):
+    return subprocess.run([mkdocs, "build", "-q", "-f", config], capture_output=True)
+with ThreadPoolExecutor(int(jobs)) as pool:
+    failed = [d for d in pool.map(build, configs) if d.returncode]
+for done in failed:
+    sys.stdout.buffer.write(done.stdout + done.stderr)
+sys.exit(1 if failed else 0)
+"""
+
+
+def build_plain(project: Path, configs: list[str], jobs: int) -> dict[str, float]:
+    """Build a plain project's config files (one per locale), ``jobs`` builds at a time, as
+    one measured process tree."""
+    return measure([sys.executable, "-c", _BUILDS, str(BIN / "mkdocs"), str(jobs), *configs],
+                   project)  # fmt: skip
+
+
+def gzip_bytes(path: Path) -> int:
+    """The size of ``path`` compressed with gzip -6 (as a host serves JSON)."""
+    return len(gzip.compress(path.read_bytes(), 6))
+
+
+def search_shares(search: dict[str, Any], plain_site: Path) -> list[dict[str, Any]]:
+    """Each query of ``bench_search.py``'s report as a share of the plain site's index of its
+    locale (``plain_site/<locale>/search/search_index.json``), raw against raw and gzip
+    against gzip."""
+    indexes: dict[str, tuple[int, int]] = {}
+    rows = []
+    for query in search["queries"]:
+        locale = query["locale"]
+        if locale not in indexes:
+            index = plain_site / locale / "search" / "search_index.json"
+            indexes[locale] = (index.stat().st_size, gzip_bytes(index))
+        raw, packed = indexes[locale]
+        rows.append({
+            "locale": locale, "query": query["query"], "results": query["results"],
+            "total": query["total"], "total_gzip": query["total_gzip"],
+            "plain": raw, "plain_gzip": packed,
+            "share": query["total"] / raw, "share_gzip": query["total_gzip"] / packed,
+        })  # fmt: skip
+    return rows
 
 
 # -- edit → preview ----------------------------------------------------------------------------
@@ -389,7 +532,7 @@ def print_edit_preview(times: dict[str, list[float]]) -> None:
 
 def _row(name: str, figures: dict[str, float]) -> str:
     return (
-        f"  {name:<44} {figures['seconds']:>9.2f} s wall {figures.get('cpu', 0):>9.2f} s CPU"
+        f"  {name:<52} {figures['seconds']:>9.2f} s wall {figures.get('cpu', 0):>9.2f} s CPU"
         f" {figures['mib']:>9.0f} MiB"
     )
 
@@ -405,6 +548,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=3, help="edits timed under mkdocs serve")
     parser.add_argument(
         "--serve-only", action="store_true", help="time only edit → preview (no builds)"
+    )
+    parser.add_argument(
+        "--one-nav", action="store_true", help="also time (d1): the baseline as one build"
+    )
+    parser.add_argument(
+        "--baseline-jobs", type=int, default=2, help="locale builds of d and e run at a time"
     )
     parser.add_argument("--search-bench", action="store_true", help="also run bench_search.py")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
@@ -464,23 +613,40 @@ def main(argv: list[str] | None = None) -> int:
     figures["identical"] = not differing
     figures["differing"] = differing[:20]
 
-    kinds = [("plain", False, "(d) plain Material + its search")]
+    # The baseline gets exactly the theme features qbank's build of this bank used.
+    first = min(content.glob("*/*/*.yaml"))
+    page = f"en/{first.parent.parent.name}/{first.parent.name}/index.html"
+    features = page_features(project / "site", page)
+    figures["features"] = features
+    print(f"  theme features of qbank's build, given to d, d1 and e: {', '.join(features)}")
+    jobs = args.baseline_jobs
+    kinds = [("plain", False, False, f"(d) plain Material, a build per locale, {jobs} at once")]
+    if args.one_nav:
+        kinds.append(("one-nav", False, True, "(d1) plain Material, one build, one nav"))
     if quiz:
-        kinds.append(("quiz", True, "(e) mkdocs-quiz + Material search"))
-    site_files = {"qbank": (project / "site", "*/api/search")}
-    for kind, is_quiz, label in kinds:
+        kinds.append(("quiz", True, False, f"(e) mkdocs-quiz, a build per locale, {jobs} at once"))
+    for kind, is_quiz, one_nav, label in kinds:
         baseline = work / f"{kind}-{args.questions}"
-        write_plain(content, baseline, is_quiz)
-        figures[kind] = median_of(args.runs, lambda _, b=baseline: run_mkdocs(b))  # type: ignore[misc]
+        configs = write_plain(content, baseline, is_quiz, features, one_nav)
+        figures[kind] = median_of(
+            args.runs,
+            lambda _, b=baseline, c=configs: build_plain(b, c, 1 if len(c) == 1 else jobs),  # type: ignore[misc]
+        )
         print(_row(label, figures[kind]), flush=True)
-        site_files[kind] = (baseline / "site", "search/search_index.json")
 
-    c, d = figures["qbank"]["seconds"], figures["plain"]["seconds"]
-    print(f"  ratio c/d (qbank / plain Material): {c / d:.2f}")
+    def ratio(name: str, x: str, y: str) -> None:
+        wall = figures[x]["seconds"] / figures[y]["seconds"]
+        cpu = figures[x]["cpu"] / figures[y]["cpu"]
+        figures[f"ratio {name}"] = {"wall": wall, "cpu": cpu}
+        print(f"  ratio {name:<36} {wall:5.2f} wall time, {cpu:5.2f} CPU time")
+
+    ratio("c/d (qbank / plain Material)", "qbank", "plain")
+    if args.one_nav:
+        ratio("c/d1 (qbank / plain, one nav)", "qbank", "one-nav")
+        ratio("d/d1 (a build per locale / one)", "plain", "one-nav")
     if quiz:
-        print(f"  ratio c/e (qbank / mkdocs-quiz):    {c / figures['quiz']['seconds']:.2f}")
-    a, b = figures["validate"]["seconds"], figures["parse"]["seconds"]
-    print(f"  ratio a/b (validate / parse only):  {a / b:.2f}")
+        ratio("c/e (qbank / mkdocs-quiz)", "qbank", "quiz")
+    ratio("a/b (validate / parse only)", "validate", "parse")
     if len(digests) < 2:
         figures["identical"] = None
         print("  two qbank builds byte-identical: not checked (one run)")
@@ -489,25 +655,31 @@ def main(argv: list[str] | None = None) -> int:
     for path in differing[:10]:
         print(f"    differs: {path}")
 
-    search = {}
-    for kind, (site, index) in site_files.items():
-        search[kind] = sum(
-            folder_bytes(found) if found.is_dir() else found.stat().st_size
-            for found in site.glob(index)
-        )
+    plain_site = work / f"plain-{args.questions}" / "site"
+    search = {
+        "qbank": sum(folder_bytes(f) for f in (project / "site").glob("*/api/search")),
+        "plain": sum(f.stat().st_size for f in plain_site.glob("*/search/search_index.json")),
+    }
     figures["search_bytes"] = search
     print(
-        "  search index on disk: " + ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in search.items())
+        "  search index on disk, every locale: "
+        + ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in search.items())
     )
 
-    figures["weight"] = weights(work, quiz)
-    plain_total = sum(figures["weight"]["plain"])
-    for kind, (html_bytes, own) in figures["weight"].items():
-        total = html_bytes + own
+    figures["weight"] = weights(work, quiz, jobs)
+    plain_total = figures["weight"]["plain"]["html"] + sum(
+        figures["weight"]["plain"]["assets"].values()
+    )
+    for kind, weight in figures["weight"].items():
+        own = sum(weight["assets"].values())
+        total = weight["html"] + own
         print(
-            f"  75-question topic page, {kind:<5}: {html_bytes / 1024:7.0f} KiB HTML"
-            f" + {own / 1024:5.0f} KiB own assets = {total / plain_total:.2f} x plain"
+            f"  75-question topic page, {kind:<5}: {weight['html'] / 1024:7.0f} KiB HTML"
+            f" + {own / 1024:5.0f} KiB own assets = {total / 1024:5.0f} KiB"
+            f" = {total / plain_total:.2f} x plain"
         )
+        for path, size in sorted(weight["assets"].items()):
+            print(f"      {path}: {size / 1024:.1f} KiB")
 
     if not args.skip_serve:
         figures["edit_preview"] = edit_preview(project, content, args.edits)
@@ -516,10 +688,25 @@ def main(argv: list[str] | None = None) -> int:
         out = work / "search.json"
         subprocess.run(
             [sys.executable, str(HERE / "bench_search.py"), "--questions", str(args.questions),
-             "--json", str(out)],
+             "--work", str(work / f"search-{args.questions}"), "--json", str(out)],
             check=True,
         )  # fmt: skip
         figures["search_bench"] = json.loads(out.read_text("utf-8"))
+        shares = search_shares(figures["search_bench"], plain_site)
+        figures["search_shares"] = shares
+        print("  one search query against the plain site's (d) index of its locale:")
+        for row in shares:
+            print(
+                f"    {row['locale']} {row['query']!r}: {row['total'] / 1e3:.1f} kB raw"
+                f" = {100 * row['share']:.3f}% of {row['plain'] / 1e6:.2f} MB;"
+                f" {row['total_gzip'] / 1e3:.1f} kB gzip = {100 * row['share_gzip']:.3f}%"
+                f" of {row['plain_gzip'] / 1e6:.2f} MB"
+            )
+        worst = max(shares, key=lambda row: row["share_gzip"])
+        print(
+            f"  worst query: {100 * worst['share_gzip']:.3f}% gzip,"
+            f" {100 * max(row['share'] for row in shares):.3f}% raw (the largest raw share)"
+        )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2), "utf-8")
     return 0

@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Iterator
 
 from qbank import background
 
 
 def test_paced_work_waits_while_paused_and_goes_on_after() -> None:
     taken: list[int] = []
+    pulled = [threading.Event(), threading.Event()]  # items 0 and 1 taken from the source
+
+    def source() -> Iterator[int]:
+        for n in range(200):
+            if n < 2:
+                pulled[n].set()
+            yield n
+
     background.pause()
     try:
-        worker = threading.Thread(target=lambda: taken.extend(background.paced(range(200), 64)))
+        worker = threading.Thread(target=lambda: taken.extend(background.paced(source(), 64)))
         worker.start()
-        worker.join(timeout=0.3)
-        assert worker.is_alive(), "paced work ran while paused"
+        # The worker has reached paced (it takes item 0, then waits before handing it on);
+        # a generous bound: a busy machine may start the thread late.
+        assert pulled[0].wait(30), "the worker never started"
+        # While paused, item 0 is never handed on, so item 1 is never asked for.
+        assert not pulled[1].wait(0.5), "paced work ran while paused"
+        assert worker.is_alive()
         assert taken == []
         assert background.paused()
     finally:
@@ -27,18 +41,17 @@ def test_paced_work_waits_while_paused_and_goes_on_after() -> None:
 
 def test_a_delayed_resume_gives_way_to_a_newer_pause() -> None:
     background.pause()
+    before = set(threading.enumerate())
     background.resume(after=0.05)
+    (timer,) = [t for t in threading.enumerate() if t not in before]
     background.pause()  # a newer rebuild: the earlier resume must not end its pause
-    gone_by = threading.Event()
-    threading.Timer(0.3, gone_by.set).start()
-    gone_by.wait(30)
+    timer.join(30)  # the earlier resume has run (however slow the machine)
+    assert not timer.is_alive()
     assert background.paused()
     background.resume(after=0.05)
-    for _ in range(600):
-        if not background.paused():
-            break
-        gone_by.clear()
-        gone_by.wait(0.05)
+    deadline = time.monotonic() + 30
+    while background.paused() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not background.paused()
 
 

@@ -13,11 +13,13 @@ import importlib.metadata
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import yaml
 from click.testing import CliRunner
+from mkdocs.plugins import BasePlugin
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 from qbank.cli import main
@@ -96,9 +98,12 @@ def topic_page(site: Path, locale: str) -> HTMLParser:
 
 
 def test_qbank_is_an_installed_mkdocs_plugin() -> None:
-    plugins = {ep.name: ep.value for ep in importlib.metadata.entry_points(group="mkdocs.plugins")}
-    assert plugins.get("qbank") == "qbank.plugin:QbankPlugin"
-    assert importlib.metadata.version("qbank")
+    plugins = {ep.name: ep for ep in importlib.metadata.entry_points(group="mkdocs.plugins")}
+    assert plugins["qbank"].value == "qbank.plugin:QbankPlugin"
+    assert issubclass(plugins["qbank"].load(), BasePlugin)
+    # The installed distribution is this source tree's.
+    source = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
+    assert importlib.metadata.version("qbank") == source
 
 
 def test_separate_bank_builds_with_the_plugin(tmp_path: Path) -> None:

@@ -42,14 +42,21 @@ def _check_file(content: Path, data: bytes) -> list[Problem]:
     return problems
 
 
-@FUZZ
-@given(data=st.binary(max_size=2048))
-def test_arbitrary_bytes_are_problems_never_exceptions(tmp_path: Path, data: bytes) -> None:
-    problems = _check_file(_bank(tmp_path), data)
+def _assert_reported(problems: list[Problem]) -> None:
+    """The fuzzed file is reported (it can never be a valid question: no valid id), every
+    problem with a place and a message, and the rest of the bank is left alone."""
+    assert problems, "a file that is not a question was not reported"
     for problem in problems:
+        assert problem.path.endswith(f"{TOPIC}/fuzzed.yaml"), problem
         assert problem.line >= 1
         assert problem.col >= 1
         assert problem.message
+
+
+@FUZZ
+@given(data=st.binary(max_size=2048))
+def test_arbitrary_bytes_are_problems_never_exceptions(tmp_path: Path, data: bytes) -> None:
+    _assert_reported(_check_file(_bank(tmp_path), data))
 
 
 YAML_CHARS = st.sampled_from(list("ab:- \n\t'\"{}[],&*!#|>%@`?\\\x00é中\r\ufeff"))
@@ -57,8 +64,8 @@ YAML_CHARS = st.sampled_from(list("ab:- \n\t'\"{}[],&*!#|>%@`?\\\x00é中\r\ufef
 
 @FUZZ
 @given(text=st.text(YAML_CHARS, max_size=300))
-def test_yaml_punctuation_soup_never_raises(tmp_path: Path, text: str) -> None:
-    _check_file(_bank(tmp_path), text.encode("utf-8", "surrogatepass"))
+def test_yaml_punctuation_soup_is_reported_never_raises(tmp_path: Path, text: str) -> None:
+    _assert_reported(_check_file(_bank(tmp_path), text.encode("utf-8", "surrogatepass")))
 
 
 _scalars = st.one_of(
@@ -106,7 +113,7 @@ _structures = st.recursive(
 @given(data=st.dictionaries(_keys, _structures, max_size=8) | _structures)
 def test_random_yaml_structures_are_problems(tmp_path: Path, data: Any) -> None:
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-    _check_file(_bank(tmp_path), text.encode("utf-8", "surrogatepass"))
+    _assert_reported(_check_file(_bank(tmp_path), text.encode("utf-8", "surrogatepass")))
 
 
 # --- dump -> load ------------------------------------------------------------------------

@@ -8,8 +8,13 @@ and sizes are capped, so each case finishes in bounded time and memory.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import random
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -173,18 +178,91 @@ def test_dangling_symlink(bank: Path) -> None:
     assert found[0].message.startswith("cannot read the file")
 
 
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+# linux/capability.h: capability sets of 64 bits (two _CapData), and the two capabilities
+# that let root read any file whatever its mode.
+_CAPABILITY_VERSION_3 = 0x20080522
+_DAC_OVERRIDE, _DAC_READ_SEARCH = 1, 2
+
+
+@contextmanager
+def file_modes_bind_root() -> Iterator[None]:
+    """Run the body with file modes binding this thread even as root (CI runs as root): its
+    effective set without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, given back after. A
+    thread may always drop its own effective capabilities and raise them again from its
+    permitted set. ``check_bank`` of a small bank runs in the calling thread."""
+    if os.geteuid() != 0:
+        yield
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+
+    def call(name: str) -> None:
+        if getattr(libc, name)(ctypes.byref(header), data) != 0:
+            error = ctypes.get_errno()
+            raise OSError(error, f"{name}: {os.strerror(error)}")
+
+    call("capget")
+    kept = data[0].effective
+    data[0].effective = kept & ~(1 << _DAC_OVERRIDE | 1 << _DAC_READ_SEARCH)
+    call("capset")
+    try:
+        yield
+    finally:
+        data[0].effective = kept
+        call("capset")
+
+
 def test_unreadable_file(bank: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("running as root: chmod 000 does not stop root from reading (see dangling)")
     path = bank / TOPIC / "locked.yaml"
     path.write_bytes(GOOD)
     path.chmod(0)
     try:
-        found = problems_of(bank, "locked.yaml")
+        with file_modes_bind_root():
+            with pytest.raises(PermissionError):  # the file really is unreadable here
+                path.read_bytes()
+            found = problems_of(bank, "locked.yaml")
     finally:
         path.chmod(0o644)
         path.unlink()
-    assert [(p.line, p.message) for p in found] == [(1, "cannot read the file: Permission denied")]
+    assert [(p.line, p.col, p.key, p.message) for p in found] == [
+        (1, 1, "", "cannot read the file: Permission denied")
+    ]
+    assert found[0].path.endswith(f"{TOPIC}/locked.yaml")
+
+
+def test_a_pipe_named_like_a_question_is_reported_not_waited_on(bank: Path) -> None:
+    pipe = bank / TOPIC / "pipe.yaml"
+    os.mkfifo(pipe)
+
+    def unblock() -> None:
+        # Should the loader wait for a writer, become one after a while: the test then
+        # fails on the reported problem instead of hanging.
+        with contextlib.suppress(OSError):
+            os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+
+    watchdog = threading.Timer(60, unblock)
+    watchdog.start()
+    try:
+        found = problems_of(bank, "pipe.yaml")
+    finally:
+        watchdog.cancel()
+        pipe.unlink()
+    assert [(p.line, p.col, p.key, p.message) for p in found] == [
+        (1, 1, "", "not a regular file (a pipe or a device)")
+    ]
 
 
 def test_validate_reports_every_hostile_file_without_a_traceback(bank: Path) -> None:

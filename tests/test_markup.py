@@ -37,9 +37,18 @@ def test_dollar_in_code_is_not_math() -> None:
     assert "<code>echo $HOME $PATH</code>" in out
 
 
-def test_malformed_math_falls_back_to_source() -> None:
-    out = to_html("$\\frac{1}{$")
-    assert "<math" not in out or "<code>" in out
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("$\\frac{1}{$", "<code>\\frac{1}{</code>"),
+        ("Ratio $\\frac{1}{$ here.", "Ratio <code>\\frac{1}{</code> here."),
+        ("$$\n\\frac{1}{\n$$\n", "<code>\n\\frac{1}{\n</code>"),
+    ],
+)
+def test_malformed_math_falls_back_to_source(text: str, shown: str) -> None:
+    out = to_html(text)
+    assert "<math" not in out
+    assert shown in out  # the TeX source, as code
 
 
 @pytest.mark.parametrize(

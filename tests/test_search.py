@@ -32,7 +32,9 @@ COMPOSITE = "01a05d13-8d21-739a-baa2-7dab67be4007"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("search-build")
-    return build_site(tmp, write_small_bank(tmp / "content"))
+    content = write_small_bank(tmp / "content")
+    # Material's search configured too, as in most sites: qbank turns it off (asserted below).
+    return build_site(tmp, content, plugins=["search", {"qbank": {"content_dir": str(content)}}])
 
 
 def docs_of(content: Path) -> dict[str, list[SearchDoc]]:
@@ -104,7 +106,7 @@ def test_the_built_site_has_an_index_per_locale(site: Path) -> None:
         assert sorted(u.rsplit("#q-", 1)[1] for u, _, _ in index["docs"]) == sorted(ids_in(locale))
         names = {p.name for p in (site / locale / INDEX_DIR / "t").iterdir()}
         assert len(names) == len(index["manifest"]["shards"].split("\n"))
-    assert not (site / "search" / "search_index.json").exists()  # Material's search is off
+    assert not list(site.rglob("search_index.json"))  # Material's search, configured, is off
 
 
 def test_the_index_finds_words_of_every_text_but_never_holds_the_answer_line(site: Path) -> None:
@@ -155,7 +157,7 @@ def test_every_page_has_the_search_box_in_its_language(site: Path) -> None:
             assert field.attributes["placeholder"] == label
             settings = json.loads(box.attributes["data-qb-search"] or "")
             assert settings["locales"] == list(LOCALES)
-            assert html.css_first(".md-search") is None  # not Material's search
+            assert html.css_first(".md-search") is None  # not Material's (configured) search
             scripts = [s.attributes.get("src") or "" for s in html.css("script")]
             assert any(s.endswith("assets/search.js") for s in scripts)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import operator
 import os
+import stat
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -147,9 +148,22 @@ def read_document(path: Path, display: str) -> Document:
     doc = Document(path, display, "")
     try:
         # Unbuffered reads straight into bytes: no file object, no buffer to copy through.
-        fd = os.open(path, os.O_RDONLY)
+        # Non-blocking: a pipe named like a question file would otherwise wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         try:
             raw = _read_at_most(fd, MAX_FILE_BYTES + 1)
+            if not raw and not stat.S_ISREG(os.fstat(fd).st_mode):
+                doc.problems.append(
+                    Problem(
+                        display,
+                        1,
+                        1,
+                        "",
+                        "not a regular file (a pipe or a device)",
+                        "a file named <slug>.yaml",
+                    )
+                )
+                return doc
             if len(raw) > MAX_FILE_BYTES:
                 size = os.fstat(fd).st_size
                 doc.problems.append(

@@ -1,0 +1,291 @@
+"""The plugin class: it receives MkDocs' events and hands the work to the other modules.
+
+The build MkDocs starts renders the default locale (and the root page); from its
+``on_post_build`` every other locale is a nested build on this same instance
+(``locales.py``). ``mkdocs build`` publishes the finished site in one step (``publish.py``);
+under ``mkdocs serve`` a ``ServeSession`` (``serve.py``) keeps what the next rebuild needs.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from qbank.bank import Bank
+from qbank.plugin import internals, report
+from qbank.plugin.config import (
+    QbankConfig,
+    Repository,
+    Shared,
+    configure_site,
+    render_options,
+    topic_url,
+)
+from qbank.plugin.datafiles import write_deferred
+from qbank.plugin.loading import load_compact
+from qbank.plugin.locales import (
+    Handoff,
+    LocaleBuilds,
+    build_locale,
+    render_locale,
+    write_search_index,
+)
+from qbank.plugin.logfilters import filter_cross_locale_links
+from qbank.plugin.pages import add_pages, insert_questions
+from qbank.plugin.publish import StagedSite
+from qbank.plugin.report import phase
+from qbank.plugin.serve import ServeSession
+from qbank.plugin.sitemaps import write_locale_sitemaps
+from qbank.plugin.watch import watch_bank
+from qbank.problems import ContentError
+from qbank.render import RenderedSite, RenderOptions
+from qbank.templates import TEMPLATES
+
+
+class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
+    """Generates the study site's pages from the question bank."""
+
+    def __init__(self) -> None:
+        # MkDocs keeps this one instance for every config loaded in the process (it has
+        # ``on_startup``): serve's rebuilds and the nested locale builds all reach it.
+        self.serve: ServeSession | None = None  # set by ``on_startup`` for ``mkdocs serve``
+        self.shared: Shared | None = None  # what the build MkDocs started works from
+        self.handoff = Handoff()  # what a nested locale build works from, while it runs
+        self.repository: Repository | None = None
+        self.options = RenderOptions()
+        self.topic_url = topic_url(use_directory_urls=True)  # set from the config in on_config
+        self.locales = LocaleBuilds()
+        self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
+        self.started = 0.0  # when this build began (``on_config``)
+        self.build_started = 0.0  # when MkDocs began building this build's pages
+
+    @property
+    def derived(self) -> bool:
+        """Whether the build running now is a nested build of another locale."""
+        return self.handoff.current is not None
+
+    @property
+    def building(self) -> Shared | None:
+        """What the build running now works from (nested or not)."""
+        return self.handoff.current or self.shared
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """``mkdocs serve`` keeps a session across its rebuilds."""
+        if command == "serve" and self.serve is None:
+            self.serve = ServeSession()
+
+    # -- configuration -------------------------------------------------------------------------
+
+    @event_priority(100)  # before Material's tags plugin reads tags_allowed
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        """Load and render the bank; set nav, language, assets and theme defaults."""
+        self.repository = Repository.of(config, self.config)
+        if not self.derived:
+            self.started = time.monotonic()
+            if self.serve is not None:
+                self.serve.begin()
+            self.shared = self._load_and_render(config)
+        shared = self.building
+        assert shared is not None
+        filter_cross_locale_links(frozenset(shared.bank.catalog.locales))
+        configure_site(config, shared)
+        if self.serve is not None:
+            self.serve.configure(config)
+        return config
+
+    def _load_and_render(self, config: MkDocsConfig) -> Shared:
+        """The bank and its pages for the build MkDocs started: under ``mkdocs build`` the
+        default locale's (the other locales start building in their own process); under
+        ``mkdocs serve`` every locale's, or after a bad edit the last good ones."""
+        assert self.repository is not None
+        bank = self._load(self.repository.content_root)
+        if bank is None:
+            assert self.serve is not None
+            assert self.serve.shared is not None
+            return self.serve.shared
+        self.options = render_options(config, self.repository, str(self.config.report_template))
+        self.topic_url = topic_url(config.use_directory_urls)
+        default = bank.catalog.default_locale
+        if self.serve is not None:
+            return Shared(bank, self.serve.render(bank, self.options), default)
+        # Every other locale renders, builds and indexes in its own process, while this one
+        # does the default locale.
+        unrendered = Shared(bank, RenderedSite(), default)
+        self.locales.start(
+            config,
+            bank.catalog.locales,
+            lambda locale, folder, index: self._build_locale(
+                unrendered, locale, config, folder, index=index
+            ),
+        )
+        return Shared(bank, render_locale(bank, self.options, default), default)
+
+    def _load(self, content_root: Path) -> Bank | None:
+        """The bank; ``None`` when it has errors under ``mkdocs serve`` after a published
+        build (its pages stay served: a failed build would stall every request)."""
+        started = time.monotonic()
+        try:
+            bank = self.serve.load(content_root) if self.serve else load_compact(content_root)
+        except ContentError as error:
+            report.problems(error.problems, fatal=True)
+            if self.serve is not None and self.serve.last_good(error) is not None:
+                return None
+            raise PluginError(f"qbank: {error}; nothing was built") from None
+        report.problems(bank.warnings, fatal=False)
+        phase(started, "bank loaded, %d questions", len(bank.entries))
+        return bank
+
+    # -- files and pages -----------------------------------------------------------------------
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        """Add this locale's pages; other locales' pages only as link targets (not built)."""
+        shared = self.building
+        assert shared is not None
+        add_pages(files, config, shared, root=not self.derived)
+        if self.serve is not None:
+            self.serve.skip_unchanged(files, config, shared, self.options, decide=not self.derived)
+        return files
+
+    def on_env(
+        self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment | None:
+        """Under ``mkdocs serve``, reuse the templates compiled by the previous builds."""
+        if self.serve is not None:
+            env.bytecode_cache = self.serve.template_code
+        return env
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """Point Material's page edit button at the topic's folder, or hide it."""
+        folder = page.meta.get("qbank_folder")
+        title = page.meta.get("title")
+        shared = self.building
+        if isinstance(title, str) and shared and page.file.src_uri in shared.site.pages:
+            page.meta["title"] = html.escape(title)  # a catalog name; Material does not escape
+        folder_url = self.repository.folder_url if self.repository else ""
+        page.edit_url = f"{folder_url}{folder}/" if folder and folder_url else None
+        return markdown
+
+    @event_priority(100)  # before any other plugin reads the page's HTML
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """Put each run of questions where its placeholder is (``pages.insert_questions``)."""
+        shared = self.building
+        if shared is None or "qbank:question:" not in html:
+            return html
+        return insert_questions(html, page, config, shared.site.blocks)
+
+    @event_priority(-100)  # after every other plugin has seen the page
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
+        """Let a written page's HTML go (MkDocs keeps it to the end of the build: all of a
+        big bank's pages would stay in memory); serve keeps its pages."""
+        if self.serve is None:
+            internals.release_page_html(page)
+        return output
+
+    # -- output --------------------------------------------------------------------------------
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Build into a staging folder beside ``site_dir``; a failed build never touches it."""
+        if self.derived:  # a nested locale build writes into its own folder
+            return
+        self.build_started = time.monotonic()
+        if self.serve is not None:
+            self.serve.stage(config)
+        else:
+            self.staged = StagedSite(config)
+
+    def _build_locales(self, *, config: MkDocsConfig) -> None:
+        """From the default locale's build, build every other locale into the same site, then
+        its data files, sitemaps and search index."""
+        if self.derived or self.shared is None:
+            return
+        shared, bank = self.shared, self.shared.bank
+        phase(self.build_started, "%s: pages built", shared.locale)
+        site_dir = Path(config.site_dir)
+        if self.serve is None:  # this locale's files and index, while the child works
+            write_deferred(shared.site, shared.locale, site_dir)
+            write_search_index(bank, shared.locale, site_dir, self.topic_url)
+        scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
+        serve = self.serve
+        try:
+            extra = {} if serve else self.locales.index_here(bank, scratch, self.topic_url)
+            failed = self.locales.collect(
+                site_dir,
+                bank.catalog.locales[1:],
+                extra,
+                lambda locale, folder: self._build_locale(shared, locale, config, folder),
+                serve.unchanged_locale if serve else lambda locale: False,
+            )
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if failed:
+            self.locales.stop()
+            raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
+        if serve is not None:  # (after the locale trees are in place)
+            serve.data_files(site_dir, shared)
+        write_locale_sitemaps(bank, config)
+        if serve is not None:
+            serve.search(bank, self.topic_url, site_dir)
+
+    def _build_locale(
+        self, shared: Shared, locale: str, config: MkDocsConfig, folder: Path, *, index: bool = True
+    ) -> None:
+        build_locale(
+            self.handoff,
+            shared,
+            locale,
+            config,
+            folder,
+            options=self.options,
+            topic_url=self.topic_url,
+            index=index,
+        )
+
+    @event_priority(-100)  # after every other plugin's post_build (search indexing included)
+    def _publish(self, *, config: MkDocsConfig) -> None:
+        """Put the finished site in place: swapped in at once (``mkdocs build``), or the files
+        this rebuild wrote moved into the served folder (``mkdocs serve``)."""
+        if self.derived:
+            return
+        if self.serve is not None:
+            self.serve.publish(config, self.shared, self.options)
+        elif self.staged is not None:
+            staged, self.staged = self.staged, None
+            staged.publish(config, self.started)
+
+    on_post_build = CombinedEvent(_build_locales, _publish)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """Drop the staging folder: the previous site stays exactly as it was."""
+        self.locales.stop()
+        if self.staged is not None:
+            self.staged.discard()
+            self.staged = None
+        if self.serve is not None:
+            self.serve.failed()
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer | None:
+        """Rebuild when a question file, the catalog or a site template changes (the bank
+        through file events where possible, ``watch.py``)."""
+        assert self.repository is not None
+        if not watch_bank(server, self.repository.content_root):
+            server.watch(str(self.repository.content_root))
+        server.watch(str(TEMPLATES))
+        return server

@@ -1,0 +1,209 @@
+"""The per-locale builds: each locale other than the default is a nested MkDocs build of its
+own (so Material's interface text follows the page's language), rendered, built and indexed
+into a folder of its own, then renamed into the site.
+
+Under ``mkdocs build`` ONE forked process builds the other locales one after the other while
+the parent builds the default locale (two processes for two cores, and the memory of two:
+each holds the bank; fork shares it copy-on-write, but reading objects writes their reference
+counts). The work is balanced by indexing the last locale in the parent (``indexed_here``).
+Under ``mkdocs serve`` (or without fork) the parent builds them itself, after its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gc
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+
+from qbank.bank import Bank
+from qbank.plugin import internals
+from qbank.plugin.config import Shared, TopicUrl
+from qbank.plugin.datafiles import write_deferred
+from qbank.plugin.report import log, phase
+from qbank.render import RenderedSite, RenderOptions, render_site
+from qbank.search import INDEX_DIR, SearchIndexError, iter_docs, write_index
+
+# (locale, its folder, whether to write its search index there)
+BuildLocale = Callable[[str, Path, bool], None]
+
+
+class Handoff:
+    """What the default locale's build hands to the nested build of another locale, which
+    runs on the same plugin instance (``internals.build_nested``)."""
+
+    def __init__(self) -> None:
+        self.current: Shared | None = None
+
+    @contextlib.contextmanager
+    def handing(self, shared: Shared) -> Iterator[None]:
+        self.current = shared
+        try:
+            yield
+        finally:
+            self.current = None
+
+
+def render_locale(bank: Bank, options: RenderOptions, locale: str) -> RenderedSite:
+    """``locale``'s pages alone, its practice and JSON API files deferred (written after its
+    build, one at a time)."""
+    started = time.monotonic()
+    options = dataclasses.replace(options, locales=(locale,), defer_files=True)
+    site = render_site(bank, options, None)
+    phase(started, "%s: pages rendered", locale)
+    return site
+
+
+def write_search_index(bank: Bank, locale: str, site_dir: Path, topic_url: TopicUrl) -> None:
+    """Write ``locale``'s search index into its tree of ``site_dir``."""
+    started = time.monotonic()
+    docs = iter_docs(bank, locale, topic_url)
+    try:
+        write_index(docs, site_dir / locale / INDEX_DIR)
+    except SearchIndexError as error:
+        raise PluginError(f"qbank: {error}") from None
+    count = sum(1 for entry in bank.entries if locale in entry.locales)
+    phase(started, "%s: search index written, %d questions", locale, count)
+
+
+def build_locale(
+    handoff: Handoff,
+    shared: Shared,
+    locale: str,
+    config: MkDocsConfig,
+    folder: Path,
+    *,
+    options: RenderOptions,
+    topic_url: TopicUrl,
+    index: bool = True,
+) -> None:
+    """Build another locale's pages into ``folder`` (its ``<locale>/`` tree). When ``shared``
+    holds no pages of it (``mkdocs build``) render them first, and write its practice and
+    JSON API files and (``index``) its search index after."""
+    site = shared.site
+    rendered = locale not in site.nav
+    if rendered:
+        site = render_locale(shared.bank, options, locale)
+    started = time.monotonic()
+    with handoff.handing(Shared(shared.bank, site, locale)):
+        internals.build_nested(config, folder)
+    phase(started, "%s: pages built", locale)
+    if rendered:
+        write_deferred(site, locale, folder)
+        if index:
+            write_search_index(shared.bank, locale, folder, topic_url)
+
+
+class LocaleBuilds:
+    """The forked process building the other locales of one ``mkdocs build``."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, tuple[int, Path]] = {}  # locale → (pid, its folder)
+        self.exits: dict[int, int] = {}  # exit codes of the locale process, by pid
+        self.indexed_here: list[str] = []  # locales whose search index the parent writes
+
+    def start(self, config: MkDocsConfig, locales: Sequence[str], build: BuildLocale) -> None:
+        """Fork one process that builds ``locales[1:]`` (``build``), one after the other; the
+        child writes into folders beside the site, ``collect`` renames them into place."""
+        parent = Path(config.site_dir).resolve().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+            return
+        self.indexed_here = [locales[0], *(locales[-1:] if len(locales) >= 3 else [])]
+        folders = {
+            locale: Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
+            for locale in locales[1:]
+        }
+        if not folders:
+            return
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
+        pid = os.fork()
+        if pid == 0:  # the child: build, report by exit status, never return into MkDocs
+            status = 1
+            try:
+                for locale, folder in folders.items():
+                    build(locale, folder, locale not in self.indexed_here)
+                status = 0
+            except BaseException as error:  # reported through the exit status
+                log.error("qbank: the build of another locale failed: %s", error)
+            finally:
+                for stream in (sys.stdout, sys.stderr):
+                    stream.flush()
+                os._exit(status)
+        gc.unfreeze()
+        self.running = {locale: (pid, folder) for locale, folder in folders.items()}
+
+    def index_here(self, bank: Bank, scratch: Path, topic_url: TopicUrl) -> dict[str, Path]:
+        """Write the indexes of the locales the child builds but the parent indexes into
+        ``scratch``; each one's index folder, by locale."""
+        extra: dict[str, Path] = {}
+        if not self.running:
+            return extra
+        for locale in self.indexed_here[1:]:
+            write_search_index(bank, locale, scratch, topic_url)
+            extra[locale] = scratch / locale / INDEX_DIR
+        return extra
+
+    def collect(
+        self,
+        site_dir: Path,
+        locales: Iterable[str],
+        extra: dict[str, Path],
+        build_here: Callable[[str, Path], None],
+        skip: Callable[[str], bool],
+    ) -> list[str]:
+        """Wait for (or, without a locale process, ``build_here``) every one of ``locales``
+        but those to ``skip``, rename its tree into ``site_dir`` with the index written by
+        the parent (``extra``); the locales whose build failed."""
+        failed = []
+        for locale in locales:
+            started = self.running.pop(locale, None)
+            if started is None and skip(locale):
+                continue
+            if started is None:  # serve, or no fork: build here, one locale after the other
+                folder = Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-"))
+                build_here(locale, folder)
+            else:
+                pid, folder = started
+                if pid not in self.exits:
+                    _, status = os.waitpid(pid, 0)
+                    self.exits[pid] = os.waitstatus_to_exitcode(status)
+                if self.exits[pid] != 0:
+                    failed.append(locale)
+                    shutil.rmtree(folder, ignore_errors=True)
+                    continue
+            target = site_dir / locale
+            if target.exists():
+                shutil.rmtree(target)
+            if (folder / locale).is_dir():  # (a serve rebuild may have skipped all its pages)
+                try:
+                    (folder / locale).replace(target)  # same file system: a rename
+                except OSError:
+                    shutil.copytree(folder / locale, target)
+            if locale in extra:
+                shutil.move(extra[locale], target / INDEX_DIR)
+            shutil.rmtree(folder, ignore_errors=True)
+        self.exits = {}
+        return failed
+
+    def stop(self) -> None:
+        """End the locale process (after a failure) and drop its output."""
+        for pid, folder in self.running.values():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+            shutil.rmtree(folder, ignore_errors=True)
+        self.running = {}
+        self.exits = {}

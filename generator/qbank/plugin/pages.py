@@ -1,0 +1,102 @@
+"""The generated pages in MkDocs: the files a locale's build adds (``File.generated``, never
+written into a watched folder), and the runs of questions put into a page's HTML where their
+placeholders are (Markdown never parses question HTML or headings)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from html import escape
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink
+
+from qbank.plugin.config import ASSETS, Shared
+from qbank.render import PLACEHOLDER, Slot, page_paths, strings_for
+from qbank.templates import TEMPLATES
+
+_HEADING_OR_PLACEHOLDER = re.compile(
+    r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'
+    + re.escape(PLACEHOLDER).replace(r"\{\}", r"(?P<block>\d+)")
+    + "</p>"
+)
+
+
+def _add(files: Files, file: File) -> None:
+    existing = files.get_file_from_path(file.src_uri)
+    if existing is not None:
+        files.remove(existing)
+    files.append(file)
+
+
+def add_pages(files: Files, config: MkDocsConfig, shared: Shared, *, root: bool) -> None:
+    """Add ``shared.locale``'s pages (and with ``root`` the site's root page), its data files
+    and the assets; other locales' pages only as link targets (built by their own builds)."""
+    locale, site, bank = shared.locale, shared.site, shared.bank
+    for path, markdown in site.pages.items():
+        if path.startswith(f"{locale}/") or (path == "index.md" and root):
+            inclusion = InclusionLevel.UNDEFINED
+        else:
+            inclusion = InclusionLevel.EXCLUDED
+        _add(files, File.generated(config, path, content=markdown, inclusion=inclusion))
+    excluded = InclusionLevel.EXCLUDED
+    for other in bank.catalog.locales:
+        for path in page_paths(bank, other) if other not in site.nav else ():
+            _add(files, File.generated(config, path, content="", inclusion=excluded))
+    for path, data in site.files.items():
+        if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
+            _add(files, File.generated(config, path, content=data))
+    for asset in ASSETS:
+        _add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
+    if config.plugins.get("material/tags") is not None:
+        # The tags index of this locale: Material lists every tag with its topic pages.
+        title = strings_for(locale)["tags"]
+        index = f"---\ntitle: {title}\n---\n# {title}\n\n<!-- material/tags -->\n"
+        _add(files, File.generated(config, f"{locale}/tags.md", content=index))
+
+
+def _flat(links: Any) -> Iterator[Any]:
+    """Every anchor of a table of contents, depth first."""
+    for link in links:
+        yield link
+        yield from _flat(link.children)
+
+
+def insert_questions(
+    html: str, page: Page, config: MkDocsConfig, blocks: Sequence[tuple[Slot, ...]]
+) -> str:
+    """Put each run of questions where its placeholder is: headings written as the toc
+    extension would (permalink included), and added to ``page.toc`` under the heading that
+    precedes the run."""
+    toc_config = config.mdx_configs.get("toc", {})
+    permalink = toc_config.get("permalink", False)
+    symbol = "&para;" if permalink is True else str(permalink) if permalink else ""
+    link_title = escape(str(toc_config.get("permalink_title", "Permanent link")))
+    link_class = escape(str(toc_config.get("permalink_class", "headerlink")))
+    anchors = {link.id: link for link in _flat(page.toc)}
+    parent: AnchorLink | None = None
+    out: list[str] = []
+    at = 0
+    for match in _HEADING_OR_PLACEHOLDER.finditer(html):
+        if match.group("heading_id") is not None:
+            parent = anchors.get(match.group("heading_id"), parent)
+            continue
+        out.append(html[at : match.start()])
+        at = match.end()
+        for slot in blocks[int(match.group("block"))]:
+            title = slot.title_html or escape(slot.title)  # inline code kept as code
+            link = (
+                f'<a class="{link_class}" href="#{slot.anchor}" title="{link_title}">{symbol}</a>'
+                if symbol
+                else ""
+            )
+            out.append(
+                f'<h{slot.level} id="{slot.anchor}">{title}{link}</h{slot.level}>\n{slot.html}\n'
+            )
+            item = AnchorLink(escape(slot.title), slot.anchor, slot.level)
+            (parent.children if parent is not None else page.toc.items).append(item)
+    out.append(html[at:])
+    return "".join(out)

@@ -1,0 +1,477 @@
+"""``mkdocs serve``: one process builds again and again, and a rebuild writes only what changed.
+
+``ServeSession`` is what the plugin keeps across serve's rebuilds (MkDocs reuses the plugin
+instance): the file cache of checked questions, the rendered question bodies, what every
+served page was built from, the data files' digests, the live search index. Each build
+writes into a private staging folder; only a build that succeeded moves its files into the
+served folder (MkDocs' temporary ``site_dir``, never cleaned), so a bad edit keeps the last
+good site.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.bccache
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files, InclusionLevel
+
+from qbank import background
+from qbank.bank import Bank, Checked, Entry, load_bank
+from qbank.cache import FileCache
+from qbank.plugin import internals
+from qbank.plugin.config import Shared, TopicUrl
+from qbank.plugin.datafiles import Superseded, replace, write_deferred
+from qbank.plugin.logfilters import filter_skipped_pages
+from qbank.plugin.report import log, phase
+from qbank.render import (
+    PLACEHOLDER_NUMBER,
+    BodyCache,
+    RenderedSite,
+    RenderOptions,
+    Slot,
+    render_site,
+    update_site,
+)
+from qbank.search import SearchDoc, SearchIndexError, index_site_after_build, question_doc
+from qbank.templates import TEMPLATES
+
+API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
+RELOAD_TIME = 1.0  # seconds after a serve rebuild for browsers to reload before background work
+_MISSING = object()
+
+
+def _front_matter(markdown: str) -> str:
+    """The YAML front matter of a generated page (title, tags…), empty when it has none."""
+    if not markdown.startswith("---"):
+        return ""
+    end = markdown.find("\n---", 3)
+    return markdown[: end if end >= 0 else 0]
+
+
+def tree_stat(folder: Path) -> list[tuple[str, int, int]]:
+    """Path, modification time and size of every file under ``folder``."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.rglob("*")):
+        with contextlib.suppress(OSError):
+            stat = path.stat()
+            if path.is_file():
+                found.append((path.as_posix(), stat.st_mtime_ns, stat.st_size))
+    return found
+
+
+def _same_slot(old: Slot, new: Slot) -> bool:
+    """Whether two question slots give the same heading and HTML (the HTML is compared only
+    when the question changed: an edit of one locale's text leaves the others' pages as
+    they are)."""
+    if old is new:
+        return True
+    if (old.level, old.anchor, old.title, old.locale, old.copy) != (
+        new.level,
+        new.anchor,
+        new.title,
+        new.locale,
+        new.copy,
+    ):
+        return False
+    return old.entry is new.entry or old.html == new.html
+
+
+def _same_signature(old: Any, new: Any) -> bool:
+    """Whether a generated file is built from the same thing as before: bytes, or a page's
+    Markdown and its runs of questions (``_page_signature``)."""
+    if old is _MISSING or type(old) is not type(new):
+        return False
+    if not isinstance(new, tuple):
+        return bool(old == new)
+    (old_markdown, old_runs), (markdown, runs) = old, new
+    return (
+        old_markdown == markdown
+        and len(old_runs) == len(runs)
+        and all(
+            len(a) == len(b) and all(_same_slot(x, y) for x, y in zip(a, b, strict=True))
+            for a, b in zip(old_runs, runs, strict=True)
+        )
+    )
+
+
+def _page_signature(site: RenderedSite, markdown: str) -> tuple[str, tuple[Any, ...]]:
+    """What a generated page is built from: its Markdown and its runs of questions (the
+    placeholders' numbers left out: they shift when another page changes)."""
+    runs = tuple(site.blocks[int(n)] for n in PLACEHOLDER_NUMBER.findall(markdown))
+    return PLACEHOLDER_NUMBER.sub("", markdown), runs
+
+
+def _whole_signature(config: MkDocsConfig, shared: Shared, options: RenderOptions) -> Any:
+    """What every page depends on: when any of it changes, every page is rebuilt."""
+    site = shared.site
+    config_file = Path(config.config_file_path) if config.config_file_path else None
+    return (
+        sorted(site.pages),
+        sorted(site.files),
+        [_front_matter(markdown) for _, markdown in sorted(site.pages.items())],
+        site.nav,
+        site.titles,
+        shared.bank.catalog,
+        options,
+        json.dumps(config.extra, sort_keys=True, default=str),
+        config_file.read_bytes() if config_file and config_file.is_file() else b"",
+        tree_stat(TEMPLATES),
+        tree_stat(Path(config.docs_dir)),
+    )
+
+
+def serve_options(options: RenderOptions) -> RenderOptions:
+    """The render options under ``mkdocs serve``: every locale, data files deferred."""
+    return dataclasses.replace(options, locales=(), defer_files=True)
+
+
+class TemplateCode(jinja2.BytecodeCache):
+    """Compiled theme templates kept in memory across builds (``mkdocs serve`` makes a new
+    Jinja environment for every build, and for every locale: each compiled Material's
+    templates again). Jinja checks each template's source checksum before reusing its code."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+class ThemeListing:
+    """The theme's static files, listed once, not on every rebuild: each build walks every
+    theme folder (Material ships thousands of icons) and matches every name against a dozen
+    patterns to find them (``Files.add_files_from_theme``, a tenth of a second or two). The
+    listing is reused while the theme folders outside installed packages (custom and qbank's
+    override folders) hold the same files."""
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.names: list[str] = []
+
+    def keep(self, theme: Any) -> None:
+        """Serve ``theme``'s static file listing from here (``internals.keep_theme_listing``)."""
+
+        def cached(compute: Callable[[], list[str]]) -> list[str]:
+            key = (
+                tuple(theme.dirs),
+                tuple(sorted(theme.static_templates)),
+                tuple(tuple(tree_stat(Path(d))) for d in theme.dirs if "site-packages" not in d),
+            )
+            if key != self.key:
+                self.names, self.key = compute(), key
+            return list(self.names)
+
+        internals.keep_theme_listing(theme, cached)
+
+
+@dataclass
+class ServeSession:
+    """What ``mkdocs serve`` keeps across rebuilds so that a rebuild writes only what changed."""
+
+    served: Path | None = None  # the folder the LiveReloadServer serves
+    staging: Path | None = None  # this build's output, moved into ``served`` at its end
+    whole: Any = None  # the global signature of the last published build
+    shared: Shared | None = None  # the bank and pages of the last published build
+    # Per locale, the bank's entries and each one's search document (None when the question
+    # is not in that locale) at the last rebuild (``_search_docs``).
+    docs: dict[str, tuple[tuple[Entry, ...], list[SearchDoc | None]]] = field(default_factory=dict)
+    built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
+    published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
+    rendered_with: RenderOptions | None = None  # the options of the published render
+    # This build: rebuild everything?, the signatures it saw, the generated files that
+    # changed, the files it skipped, the fields whose data files changed (None: all).
+    full: bool = True
+    next_whole: Any = None
+    next_built: dict[str, Any] = field(default_factory=dict)
+    changed: set[str] = field(default_factory=set)
+    skipped: set[str] = field(default_factory=set)
+    fields: frozenset[str] | None = None
+    api_generation: int = 0  # the latest background write of the JSON API files
+    api_lock: threading.Lock = field(default_factory=threading.Lock)
+    data_digests: dict[str, bytes] = field(default_factory=dict)  # served data files' bytes
+    next_data: dict[str, bytes] = field(default_factory=dict)  # this build's data files
+    api_writer: threading.Thread | None = None  # the background write this build starts
+    # Kept across rebuilds: checked question files, rendered question bodies (reused while
+    # their file is unchanged), compiled theme templates, the theme's static file listing.
+    checked: FileCache[Checked] = field(default_factory=FileCache)
+    bodies: BodyCache = field(default_factory=BodyCache)
+    template_code: TemplateCode = field(default_factory=TemplateCode)
+    theme_listing: ThemeListing = field(default_factory=ThemeListing)
+    started: float = 0.0  # when this rebuild began (``time.monotonic``)
+
+    # -- loading and rendering -----------------------------------------------------------------
+
+    def begin(self) -> None:
+        """A rebuild starts: background work waits (until it is published, or has failed)."""
+        self.started = time.monotonic()
+        background.pause()
+
+    def load(self, content_root: Path) -> Bank:
+        """The bank, re-reading only the files that changed since the last rebuild."""
+        return load_bank(content_root, self.checked)
+
+    def last_good(self, error: Exception) -> Shared | None:
+        """After a bad edit (``error``), the bank and pages of the last published build (its
+        pages stay served: a failed build would stall every request); None before the first."""
+        if self.shared is None:
+            return None
+        log.error("qbank: %s; the last good pages stay served until it is fixed", error)
+        self.fields = frozenset()  # (no data file changed either)
+        return self.shared
+
+    def render(self, bank: Bank, options: RenderOptions) -> RenderedSite:
+        """Every locale's pages: after an edit only the pages that show changed questions are
+        rendered again (``update_site``), else all of them."""
+        started = time.monotonic()
+        options = serve_options(options)
+        last = self.shared
+        update = None
+        if last is not None and self.rendered_with == options:
+            update = update_site(last.bank, last.site, bank, options, self.bodies)
+        if update is None:
+            self.fields = None
+            site = render_site(bank, options, self.bodies)
+            phase(started, "pages of every locale rendered")
+            return site
+        self.fields = update.fields
+        phase(started, "pages of the changed questions rendered")
+        return update.site
+
+    def configure(self, config: MkDocsConfig) -> None:
+        """Reuse the theme's static file listing across rebuilds."""
+        self.theme_listing.keep(config.theme)
+
+    # -- what to build -------------------------------------------------------------------------
+
+    def stage(self, config: MkDocsConfig) -> None:
+        """Build into a private folder (MkDocs cleans ``site_dir`` first): ``publish`` moves
+        what this build wrote into the served folder."""
+        if self.served is None:
+            self.served = Path(config.site_dir).resolve()
+            filter_skipped_pages(lambda: self.skipped)
+        self.discard()
+        self.served.mkdir(parents=True, exist_ok=True)
+        self.staging = Path(tempfile.mkdtemp(prefix=".qbank-serve-", dir=self.served.parent))
+        internals.point_build_at(config, self.staging)
+
+    def skip_unchanged(
+        self,
+        files: Files,
+        config: MkDocsConfig,
+        shared: Shared,
+        options: RenderOptions,
+        *,
+        decide: bool,
+    ) -> None:
+        """Leave out (``EXCLUDED``: not read, not rendered, still in the nav) every file built
+        from exactly what the served one was built from. ``decide``: this is the default
+        locale's build, which runs first and decides for all."""
+        site = shared.site
+        if decide:
+            self.next_whole = _whole_signature(config, shared, options)
+            self.full = self.next_whole != self.whole
+            self.skipped = set()
+            self.next_built = {path: _page_signature(site, md) for path, md in site.pages.items()}
+            self.next_built.update(site.files)  # generated data, compared by bytes
+            self.changed = {
+                path
+                for path, signature in self.next_built.items()
+                if self.full or not _same_signature(self.built.get(path, _MISSING), signature)
+            }
+        for file in files:
+            if file.inclusion.value <= InclusionLevel.DRAFT.value:  # another locale's page
+                continue
+            path = file.src_uri
+            generated = path in self.next_built  # else a theme or docs file (global)
+            if self.full or (path in self.changed if generated else False):
+                continue
+            file.inclusion = InclusionLevel.EXCLUDED
+            self.skipped.add(path)
+
+    def unchanged_locale(self, locale: str) -> bool:
+        """Whether this rebuild leaves every page of ``locale`` as it is served (its build is
+        then skipped)."""
+        return not self.full and not any(path.startswith(f"{locale}/") for path in self.changed)
+
+    # -- data files and search -----------------------------------------------------------------
+
+    def data_files(self, staging: Path, shared: Shared) -> None:
+        """The practice and JSON API files: after an edit the practice files of the changed
+        fields whose bytes changed, and each ``bank.json`` whose bytes changed (100 MB a
+        locale at 30,000 questions, read by no page) in the background, straight into the
+        served folder, once edits pause; after a full rebuild all of them, in this build."""
+        site = shared.site
+        fields = None if self.full else self.fields
+        with self.api_lock:
+            self.api_generation += 1  # a background writer still running stops
+            generation = self.api_generation
+            if fields is None:
+                self.data_digests = {}
+        for locale in shared.bank.catalog.locales:
+            write_deferred(
+                site,
+                locale,
+                staging,
+                fields=fields,
+                api=fields is None,
+                known=self.data_digests,
+                written=self.next_data,
+            )
+        if fields is None or self.served is None:
+            return
+        served, locales = self.served, shared.bank.catalog.locales
+
+        def swap(temporary: Path, target: Path) -> bool:
+            with self.api_lock:  # a newer build's files are never replaced by older ones
+                return self.api_generation == generation and replace(temporary, target)
+
+        def paced(chunks: Iterable[bytes]) -> Iterator[bytes]:
+            for chunk in background.paced(chunks):
+                if self.api_generation != generation:
+                    raise Superseded
+                yield chunk
+
+        def write_api() -> None:
+            time.sleep(API_DELAY)  # edits often come in runs: wait for a pause
+            with contextlib.suppress(OSError, Superseded):
+                for locale in locales:
+                    if self.api_generation != generation:
+                        return
+                    written: dict[str, bytes] = {}
+                    write_deferred(
+                        site,
+                        locale,
+                        served,
+                        swap,
+                        fields=(),
+                        api=True,
+                        known=self.data_digests,
+                        written=written,
+                        pace=paced,
+                    )
+                    with self.api_lock:
+                        if self.api_generation == generation:
+                            self.data_digests.update(written)
+
+        # Started once this build is published (``publish``): it would slow it down.
+        self.api_writer = threading.Thread(target=write_api, name="qbank-api", daemon=True)
+
+    def _search_docs(self, bank: Bank, locale: str, topic_url: TopicUrl) -> list[SearchDoc]:
+        """``bank_docs`` under ``mkdocs serve``: a question whose file did not change (the
+        loader hands back the very same ``Entry``) keeps its document from the last rebuild
+        (found at its place in the bank, else by the entry); a full rebuild (catalog,
+        config…) makes them all again."""
+        last = None if self.full else self.docs.get(locale)
+        old_entries, old_docs = last if last is not None else ((), [])
+        by_entry: dict[int, tuple[Entry, SearchDoc | None]] | None = None
+        aligned: list[SearchDoc | None] = []
+        in_place = len(old_entries) == len(bank.entries)  # an edit moved no question
+        for n, entry in enumerate(bank.entries):
+            if in_place and old_entries[n] is entry:
+                aligned.append(old_docs[n])
+                continue
+            kept = None
+            if not (in_place and old_entries[n].file == entry.file):  # not edited in place
+                if by_entry is None:
+                    pairs = zip(old_entries, old_docs, strict=True)
+                    by_entry = {id(e): (e, d) for e, d in pairs}
+                kept = by_entry.get(id(entry))
+            if kept is not None and kept[0] is entry:
+                aligned.append(kept[1])
+            elif locale in entry.locales:
+                aligned.append(question_doc(bank, entry, locale, topic_url(locale, entry)))
+            else:
+                aligned.append(None)
+        self.docs[locale] = (bank.entries, aligned)
+        return [doc for doc in aligned if doc is not None]
+
+    def search(self, bank: Bank, topic_url: TopicUrl, site_dir: Path) -> None:
+        """The search index, in the served folder (serve rebuilds write elsewhere): the last
+        index at once and a fresh one in the background."""
+        docs = {
+            locale: self._search_docs(bank, locale, topic_url) for locale in bank.catalog.locales
+        }
+        try:
+            report = index_site_after_build(self.served or site_dir, docs)
+        except SearchIndexError as error:
+            raise PluginError(f"qbank: {error}") from None
+        if report is not None:
+            log.info("qbank: %s", report.summary())
+
+    # -- publishing ----------------------------------------------------------------------------
+
+    def publish(self, config: MkDocsConfig, shared: Shared | None, options: RenderOptions) -> None:
+        """Move the files this rebuild wrote into the served folder (one rename each: a request
+        never sees half a file); after a full rebuild also delete what it no longer makes.
+        Files the build skipped stay as they are."""
+        if self.staging is None or self.served is None:
+            return
+        staging, served = self.staging, self.served
+        written: set[str] = set()
+        for folder, _, names in os.walk(staging):
+            for name in names:
+                source = Path(folder) / name
+                relative = source.relative_to(staging).as_posix()
+                target = served / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                source.replace(target)
+                written.add(relative)
+        if self.full:
+            for relative in self.published - written:
+                with contextlib.suppress(OSError):
+                    (served / relative).unlink()
+            self.published = written
+        else:
+            self.published |= written
+        self.whole, self.built, self.shared = self.next_whole, self.next_built, shared
+        with self.api_lock:
+            self.data_digests.update(self.next_data)
+        self.rendered_with = serve_options(options)
+        phase(
+            self.started,
+            "%s: %d files written, %d skipped as unchanged",
+            "full rebuild" if self.full else "rebuilt what changed",
+            len(written),
+            len(self.skipped),
+        )
+        self.discard()
+        internals.point_build_at(config, served)
+        if self.api_writer is not None:
+            self.api_writer.start()
+            self.api_writer = None
+        background.resume(after=RELOAD_TIME)
+
+    def discard(self) -> None:
+        """Forget the build in progress (it failed): the served folder stays as it was."""
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
+        self.next_whole, self.next_built, self.next_data = None, {}, {}
+
+    def failed(self) -> None:
+        """The rebuild failed: drop its output and its background write, let background work
+        go on."""
+        self.discard()
+        self.api_writer = None
+        background.resume()

@@ -1,0 +1,82 @@
+"""What ``mkdocs build`` through the plugin tells the maintainer: each phase once, with its
+timing, at INFO under ``mkdocs.plugins.qbank`` (issue 22), and no line per file."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from sitebuild import QUESTIONS, build_site, write_small_bank
+
+LOCALES = ("en", "tr", "zh")
+TIMED = r" \(\d+\.\d s\)$"
+
+
+def test_each_phase_is_logged_once_with_its_timing(tmp_path: Path) -> None:
+    build_site(tmp_path, write_small_bank(tmp_path / "content"))  # writes mkdocs.yml
+    # Again, not quiet (and over the site just built): the INFO lines show.
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    lines = [
+        line.split(" -  ", 1)[1]
+        for line in (done.stdout + done.stderr).splitlines()
+        if line.startswith("INFO") and " -  qbank: " in line
+    ]
+    counts = {loc: sum(loc in q["prompt"] for q in QUESTIONS.values()) for loc in LOCALES}
+    expected = [f"qbank: bank loaded, {len(QUESTIONS)} questions"]
+    for locale in LOCALES:
+        expected += [
+            f"qbank: {locale}: pages rendered",
+            f"qbank: {locale}: pages built",
+            f"qbank: {locale}: search index written, {counts[locale]} questions",
+        ]
+    expected.append(f"qbank: site published to {tmp_path / 'site'}")
+    for phase in expected:
+        found = [line for line in lines if re.fullmatch(re.escape(phase) + TIMED, line)]
+        assert len(found) == 1, f"{phase!r} logged {len(found)} times:\n" + "\n".join(lines)
+    assert len(lines) == len(expected), "lines besides the phases:\n" + "\n".join(lines)
+    assert (tmp_path / "site" / "tr" / "index.html").is_file()
+
+
+def test_a_warning_is_logged_as_a_warning_when_the_build_fails(tmp_path: Path) -> None:
+    """Issue 15, point 10: a near-duplicate notice in a failed build is a WARNING, not an
+    ERROR that says "warning:"."""
+    content = write_small_bank(tmp_path / "content")
+    build_site(tmp_path, content)
+    original = QUESTIONS["backend/indexing/covering-index.yaml"]
+    near = {
+        "id": "01a05d13-8d21-739a-baa2-7dab67be4009",
+        "seniority": "senior",
+        "prompt": {"en": str(original["prompt"]["en"]).replace("worth", "really worth")},
+    }
+    wrong = {**near, "id": "01a05d13-8d21-739a-baa2-7dab67be4010", "bogus": 1}
+    wrong["prompt"] = {"en": "Which page size suits a B-tree on SSDs?"}
+    for name, data in (("near-copy", near), ("wrong", wrong)):
+        path = content / "backend" / "indexing" / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=tmp_path,
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    levels = {
+        line.split(" -  ", 1)[1]: line.split()[0] for line in output.splitlines() if " -  " in line
+    }
+    warned = [text for text in levels if "near-copy.yaml" in text and " warning: " in text]
+    assert warned, output
+    assert levels[warned[0]] == "WARNING", output
+    assert any(levels[t] == "ERROR" and "bogus: unknown key" in t for t in levels), output
+    assert not any(levels[t] == "ERROR" and " warning: " in t for t in levels), output
+    assert (tmp_path / "site" / "tr" / "index.html").is_file()  # the last site stays
