@@ -34,4 +34,5 @@ def test_warnings_among_errors_are_logged_as_warnings(tmp_path: Path) -> None:
     assert warnings, run.stderr[-2000:]
     assert all(line.startswith("WARNING") for line in warnings), warnings
     errors = [line for line in lines if "difficulty: 7 is not an allowed value" in line]
-    assert errors and errors[0].startswith("ERROR"), errors
+    assert errors, run.stderr[-2000:]
+    assert errors[0].startswith("ERROR"), errors

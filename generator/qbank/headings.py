@@ -84,9 +84,7 @@ def _cut(segments: Segments, limit: int) -> tuple[Segments, bool]:
     return out, True
 
 
-def _render(
-    segments: Segments, code: Callable[[str], str], prose: Callable[[str], str]
-) -> str:
+def _render(segments: Segments, code: Callable[[str], str], prose: Callable[[str], str]) -> str:
     return "".join(code(text) if is_code else prose(text) for is_code, text in segments)
 
 

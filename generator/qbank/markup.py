@@ -247,7 +247,8 @@ def plain_text(text: str, limit: int = 80) -> str:
     body = first.group(2) if first else rendered
     # Math reads better as its symbols run together (a2+b2) than spaced out tag by tag.
     body = _MATH_ELEMENT.sub(lambda m: _TAGS.sub("", m.group(0)), body)
-    # Inline markup joins its text to the next ("`sum`'ın" reads "sum'ın", not "sum 'ın").
+    # Inline markup joins its text to the next: a Turkish suffix after inline code stays
+    # attached to it (no space is put where the code span ended).
     words = " ".join(html.unescape(_TAGS.sub(" ", _INLINE_TAGS.sub("", body))).split())
     words = re.sub(r"\s+([,.;:?!])", r"\1", words)
     if len(words) <= limit:

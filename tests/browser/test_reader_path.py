@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -158,7 +157,8 @@ def test_permalink_shows_heading_below_header_and_marks_the_question(tab: Any) -
     tab.wait_for_timeout(300)
     header = tab.locator(".md-header").bounding_box()
     heading = tab.locator(f"#h-{qid(n)}").bounding_box()
-    assert header and heading
+    assert header
+    assert heading
     assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
     assert heading["y"] < 400, "the heading is not near the top of the window"
     # switching language keeps the question
@@ -339,7 +339,8 @@ def test_raw_links_are_published_with_nofollow(tab: Any) -> None:
     link = _question(tab, 3001).locator(".qb-explanation a")
     expect(link).to_have_attribute("href", re.compile(r"^https://www\.postgresql\.org/"))
     rel = (link.get_attribute("rel") or "").split()
-    assert "nofollow" in rel and "noopener" in rel
+    assert "nofollow" in rel
+    assert "noopener" in rel
 
 
 # -- axe --------------------------------------------------------------------------------------
