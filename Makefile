@@ -23,6 +23,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest
@@ -33,4 +34,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf site build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf site build .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -19,7 +19,7 @@ from qbank.cli import main
 from qbank.exporters.anki import write_apkg
 from qbank.exporters.bank_json import bank_json
 from qbank.exporters.moodle import moodle_xml
-from qbank.render import strings_for
+from qbank.strings import strings_for
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "bank-export.schema.json"
 LOCALES = ("en", "tr", "zh")

@@ -30,7 +30,6 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
-import yaml
 from markupsafe import escape as _escape
 
 from qbank import practice
@@ -40,6 +39,7 @@ from qbank.headings import Heading, first_block, topic_headings, without_first_p
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
+from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.translations import is_stale, source_locale
 
@@ -110,21 +110,6 @@ class RenderedSite:
 
 PLACEHOLDER = "qbank:question:{}:end"
 """The line that stands for the run ``RenderedSite.blocks[n]`` (``RenderOptions.placeholders``)."""
-
-
-@cache
-def interface_strings() -> dict[str, dict[str, Any]]:
-    """The interface strings table (``site_templates/strings.yaml``)."""
-    data: dict[str, dict[str, Any]] = yaml.safe_load(
-        (TEMPLATES / "strings.yaml").read_text(encoding="utf-8")
-    )
-    return data
-
-
-def strings_for(locale: str) -> dict[str, Any]:
-    """Interface strings in ``locale``, each falling back to English."""
-    table = interface_strings()
-    return {**table["en"], **table.get(locale, {})}
 
 
 def md_escape(text: str) -> str:

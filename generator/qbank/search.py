@@ -57,49 +57,10 @@ from typing import Any
 from qbank import background
 from qbank.bank import Bank, Entry
 from qbank.markup import prose_html, to_html
-from qbank.render import question_texts, strings_for
+from qbank.render import question_texts
+from qbank.strings import strings_for
 
 log = logging.getLogger(__name__)
-
-# The search box's own interface text; locales missing here fall back to English.
-UI_STRINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "search": "Search questions",
-        "close": "Close search",
-        "all": "All",
-        "field": "Field",
-        "results_one": "1 question",
-        "results_other": "{n} questions",
-        "none": "No question matches",
-        "more": "Show more",
-        "loading": "Loading the search index…",
-        "unavailable": "Search is not available: the index has not been built yet.",
-    },
-    "tr": {
-        "search": "Soru ara",
-        "close": "Aramayı kapat",
-        "all": "Tümü",
-        "field": "Alan",
-        "results_one": "1 soru",
-        "results_other": "{n} soru",
-        "none": "Eşleşen soru yok",
-        "more": "Daha fazla göster",
-        "loading": "Arama dizini yükleniyor…",
-        "unavailable": "Arama kullanılamıyor: dizin henüz oluşturulmadı.",
-    },
-    "zh": {
-        "search": "搜索题目",
-        "close": "关闭搜索",
-        "all": "全部",
-        "field": "领域",
-        "results_one": "1 道题",
-        "results_other": "{n} 道题",
-        "none": "没有匹配的题目",
-        "more": "显示更多",
-        "loading": "正在加载搜索索引…",
-        "unavailable": "搜索不可用：索引尚未生成。",
-    },
-}
 
 
 def search_settings(bank: Bank) -> dict[str, Any]:
@@ -115,8 +76,7 @@ def search_settings(bank: Bank) -> dict[str, Any]:
         words = strings_for(locale)
         levels = words["difficulty_levels"]
         text[locale] = {
-            **UI_STRINGS["en"],
-            **UI_STRINGS.get(locale, {}),
+            **words["search"],
             "seniority": words["seniority"],
             "difficulty": words["difficulty"],
             "filters": {

@@ -16,7 +16,7 @@ _PACKAGE = Path(__file__).resolve().parent
 def templates_dir() -> Path:
     """The ``site_templates`` folder this qbank reads."""
     for candidate in (_PACKAGE / "site_templates", _PACKAGE.parent.parent / "site_templates"):
-        if (candidate / "strings.yaml").is_file():
+        if (candidate / "strings" / "en.yaml").is_file():
             return candidate
     raise FileNotFoundError(
         f"qbank's site_templates folder is missing: looked in {_PACKAGE / 'site_templates'} "

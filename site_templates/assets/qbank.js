@@ -9,116 +9,155 @@
   if (window.__qbank) return;
   window.__qbank = true;
 
-  var STRINGS = {
-    en: {
-      right: "Right!", wrong: "Wrong. The right answer: ", wrongMulti: "Not quite. The right answers: ",
-      check: "Check", yours: "your answer", rightOpt: "right answer",
-      rate: "How well did you know it?", know: "I knew it", partly: "Partly", no: "I didn't know",
-      rated: "Saved: ", answered: "answered", ofN: " of ", rightN: " right",
-      resetPage: "Reset progress here", resetAll: "Reset all progress", progress: "Progress",
-      level: "Seniority", difficulty: "Difficulty", all: "All", hide: "Hide answered",
-      d1: "1 · easy", d2: "2 · medium", d3: "3 · hard", shown: "Questions shown: ",
-      start: "Start", count: "Questions", next: "Next", skip: "Skip", finish: "Finish",
-      question: "Question ", time: "Time", score: "Score", review: "Review",
-      skipped: "skipped", showModel: "Show model answer", noModel: "No model answer yet.",
-      assesses: "What it assesses", explanation: "Explanation", permalink: "Open this question",
-      history: "Past sessions", none: "No questions for this seniority yet.",
-      loadError: "Could not load the questions.", again: "New session", yourAnswer: "Your answer: ",
-      rightAnswer: "Right answer: ",
-      retryNote: "(A retry: your first answer is the one that counts.)",
-      hideAnswer: "Hide answer", hideModel: "Hide model answer", colon: ": ",
-      undo: "Undo", resetDone: "Progress reset.", pickFirst: "Choose an option first, or press Skip.",
-      misses: "Only questions I missed", noMisses: "No missed questions for this seniority.",
-      resumed: "Your unfinished session was restored.", resume: "Resume the unfinished session",
-      status: { right: "right", wrong: "wrong", skipped: "skipped",
-        know: "knew it", partly: "partly", no: "didn't know" }
-    },
-    tr: {
-      right: "Doğru!", wrong: "Yanlış. Doğru cevap: ", wrongMulti: "Tam değil. Doğru cevaplar: ",
-      check: "Kontrol et", yours: "senin cevabın", rightOpt: "doğru cevap",
-      rate: "Ne kadar biliyordun?", know: "Biliyordum", partly: "Kısmen", no: "Bilmiyordum",
-      rated: "Kaydedildi: ", answered: "cevaplandı", ofN: " / ", rightN: " doğru",
-      resetPage: "Buradaki ilerlemeyi sıfırla", resetAll: "Tüm ilerlemeyi sıfırla",
-      progress: "İlerleme", level: "Kıdem", difficulty: "Zorluk", all: "Tümü",
-      hide: "Cevaplananları gizle", d1: "1 · kolay", d2: "2 · orta", d3: "3 · zor",
-      shown: "Gösterilen sorular: ", start: "Başla", count: "Soru sayısı", next: "Sonraki",
-      skip: "Atla", finish: "Bitir", question: "Soru ", time: "Süre", score: "Puan",
-      review: "Gözden geçir", skipped: "atlandı", showModel: "Örnek cevabı göster",
-      noModel: "Henüz örnek cevap yok.", assesses: "Neyi ölçüyor", explanation: "Açıklama",
-      permalink: "Bu soruyu aç", history: "Geçmiş oturumlar",
-      none: "Bu kıdem için henüz soru yok.", loadError: "Sorular yüklenemedi.",
-      again: "Yeni oturum", yourAnswer: "Senin cevabın: ", rightAnswer: "Doğru cevap: ",
-      retryNote: "(Tekrar deneme: sayılan, ilk cevabın.)",
-      hideAnswer: "Cevabı gizle", hideModel: "Örnek cevabı gizle", colon: ": ",
-      undo: "Geri al", resetDone: "İlerleme sıfırlandı.",
-      pickFirst: "Önce bir seçenek seç ya da Atla'ya bas.",
-      misses: "Yalnızca yanlış yaptığım sorular", noMisses: "Bu kıdemde yanlış yapılan soru yok.",
-      resumed: "Yarım kalan oturumun geri yüklendi.", resume: "Yarım kalan oturuma devam et",
-      status: { right: "doğru", wrong: "yanlış", skipped: "atlandı", know: "biliyordum",
-        partly: "kısmen", no: "bilmiyordum" }
-    },
-    zh: {
-      right: "回答正确！", wrong: "回答错误。正确答案：", wrongMulti: "不完全正确。正确答案：",
-      check: "检查", yours: "你的答案", rightOpt: "正确答案",
-      rate: "你掌握得如何？", know: "我会", partly: "部分会", no: "我不会",
-      rated: "已保存：", answered: "已答", ofN: " / ", rightN: " 正确",
-      resetPage: "重置本页进度", resetAll: "重置全部进度", progress: "进度",
-      level: "级别", difficulty: "难度", all: "全部", hide: "隐藏已答题目",
-      d1: "1 · 简单", d2: "2 · 中等", d3: "3 · 困难", shown: "显示题目：",
-      start: "开始", count: "题数", next: "下一题", skip: "跳过", finish: "结束",
-      question: "题目 ", time: "用时", score: "得分", review: "回顾", skipped: "已跳过",
-      showModel: "显示参考答案", noModel: "暂无参考答案。", assesses: "考察目标",
-      explanation: "解析", permalink: "打开此题", history: "历史记录",
-      none: "该级别暂无题目。", loadError: "无法加载题目。", again: "再来一次",
-      yourAnswer: "你的答案：", rightAnswer: "正确答案：",
-      retryNote: "（重试：计入进度的是你的第一次回答。）",
-      hideAnswer: "隐藏答案", hideModel: "隐藏参考答案", colon: "：",
-      undo: "撤销", resetDone: "进度已重置。", pickFirst: "请先选择一个选项，或点击“跳过”。",
-      misses: "只练习答错的题", noMisses: "该级别没有答错的题目。",
-      resumed: "已恢复你未完成的练习。", resume: "继续未完成的练习",
-      status: { right: "正确", wrong: "错误", skipped: "跳过", know: "会", partly: "部分会",
-        no: "不会" }
-    }
-  };
-
-  function lang() {
-    var l = (document.documentElement.lang || "en").toLowerCase().slice(0, 2);
-    return STRINGS[l] ? l : "en";
-  }
+  /* Interface text of the page's locale (site_templates/strings/<locale>.yaml, "widget";
+   * keys the locale leaves out are English): a JSON data block the header writes, not script.
+   * Without it (a page qbank's header did not write) a key stands for itself. */
+  var STRINGS = {};
+  var stringsNode = null;
   function t(key) {
-    return STRINGS[lang()][key];
+    var node = document.getElementById("qbank-strings");
+    if (node !== stringsNode) {
+      stringsNode = node;
+      try {
+        STRINGS = node ? JSON.parse(node.textContent) || {} : {};
+      } catch (e) {
+        STRINGS = {};
+      }
+    }
+    return key in STRINGS ? STRINGS[key] : key;
   }
 
   /* ---------------------------------------------------------------- storage */
   var PROGRESS = "qbank:v1:progress";
   var HISTORY = "qbank:v1:practice";
+  /* Each key is read from localStorage once, checked, and kept here; writes go to both.
+   * Another tab's write (a "storage" event) drops the kept copy. */
   var memory = {};
-  var memoryOnly = false;
+  var memoryOnly = false; // storage cannot be read at all (denied): memory only
+  var noWrite = {}; // keys never written: a damaged entry that could not be set aside
+  var unsaved = {}; // keys whose last write failed: memory holds the newer value
+  /* Set aside this page view: { key: { aside: "<key>:damaged:<ms>" or null, raw: text } } */
+  var damaged = {};
   /* Answered during this page view: "hide answered" leaves them until the filter changes,
    * so the reader still sees the feedback and the explanation. */
   var fresh = {};
 
+  function plain(v) {
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+  }
+  var RATINGS = { know: 1, partly: 1, no: 1 };
+  /* What a stored value's readable part is, and whether that is all of it (DESIGN.md,
+   * "Widget hooks"). Records may carry fields this version does not know. */
+  var SHAPES = {};
+  SHAPES[PROGRESS] = function (value) {
+    var readable = {};
+    if (!plain(value)) return { value: readable, whole: false };
+    var whole = true;
+    Object.keys(value).forEach(function (id) {
+      var r = value[id];
+      var ok = id !== "__proto__" && plain(r) && typeof r.t === "string" &&
+        (r.r === undefined || r.r === 0 || r.r === 1) &&
+        (r.s === undefined || RATINGS.hasOwnProperty(r.s)) &&
+        (r.ts === undefined || typeof r.ts === "number");
+      if (ok) readable[id] = r;
+      else whole = false;
+    });
+    return { value: readable, whole: whole };
+  };
+  SHAPES[HISTORY] = function (value) {
+    if (!Array.isArray(value)) return { value: [], whole: false };
+    var readable = value.filter(function (h) {
+      return plain(h) && typeof h.field === "string" && typeof h.ts === "number";
+    });
+    return { value: readable, whole: readable.length === value.length };
+  };
+
   function load(key, fallback) {
+    if (key in memory) return memory[key];
+    var value = fallback;
+    var raw = null;
     if (!memoryOnly) {
       try {
-        var raw = window.localStorage.getItem(key);
-        if (raw) return JSON.parse(raw);
-      } catch (e) { /* private mode or corrupt value: use memory */ }
+        raw = window.localStorage.getItem(key);
+      } catch (e) {
+        memoryOnly = true; // private mode or storage denied: keep going in memory
+      }
     }
-    return key in memory ? memory[key] : fallback;
+    if (raw) value = readStored(key, raw, fallback);
+    memory[key] = value;
+    return value;
+  }
+  /* A stored text → its readable value; an unreadable entry is set aside, never deleted. */
+  function readStored(key, raw, fallback) {
+    var result;
+    try {
+      result = SHAPES[key](JSON.parse(raw));
+    } catch (e) {
+      result = { value: fallback, whole: false }; // not JSON (cut short, hand-edited, ...)
+    }
+    if (result.whole) return result.value;
+    damaged[key] = { aside: setAside(key, raw), raw: raw };
+    if (damaged[key].aside) write(key, result.value); // the key now holds what was readable
+    storageNotice("damaged");
+    return result.value;
+  }
+  /* Copy `raw` to "<key>:damaged:<ms>"; with no room for a copy, move it there (removing
+   * the original frees more room than the copy needs), but only once an empty write under
+   * the new key has shown that writing works at all. Otherwise the entry stays where it is
+   * and the key is not written this page view. Returns the new key, or null. */
+  function setAside(key, raw) {
+    var aside = key + ":damaged:" + Date.now();
+    var store = window.localStorage;
+    try {
+      store.setItem(aside, raw);
+      return aside;
+    } catch (e) { /* no room for a copy */ }
+    try {
+      store.setItem(aside, "");
+    } catch (e) {
+      noWrite[key] = true;
+      storageNotice("full");
+      return null;
+    }
+    try {
+      store.removeItem(key);
+      store.setItem(aside, raw);
+      return aside;
+    } catch (e) {
+      try {
+        store.removeItem(aside);
+        store.setItem(key, raw);
+      } catch (e2) { /* the text is still in `damaged`, for the download */ }
+      noWrite[key] = true;
+      storageNotice("full");
+      return null;
+    }
   }
   function save(key, value) {
     memory[key] = value;
-    if (memoryOnly) return;
+    write(key, value);
+  }
+  function write(key, value) {
+    if (memoryOnly || noWrite[key]) return;
     try {
       window.localStorage.setItem(key, JSON.stringify(value));
+      delete unsaved[key];
     } catch (e) {
-      memoryOnly = true; // quota full or storage denied: keep going in memory
+      unsaved[key] = true; // keep going in memory; the next write tries again
+      if (quotaError(e)) storageNotice("full");
     }
   }
+  function quotaError(e) {
+    return !!e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED" ||
+      e.code === 22 || e.code === 1014);
+  }
+  window.addEventListener("storage", function (e) {
+    if (memoryOnly) return;
+    if (e.key === null) memory = {};
+    else if (!noWrite[e.key] && !unsaved[e.key]) delete memory[e.key];
+  });
   function progress() {
-    var p = load(PROGRESS, {});
-    return p && typeof p === "object" ? p : {};
+    return load(PROGRESS, {});
   }
   /* A choice question's first answer is what counts (r, ts): a later attempt (after the
    * right option was shown, or on another day) is kept apart as the latest retry (rr: 1|0,
@@ -151,6 +190,53 @@
     var p = progress();
     ids.forEach(function (id) { delete p[id]; });
     save(PROGRESS, p);
+  }
+
+  /* ---------------------------------------------------------------- storage notice */
+  /* A short notice at the foot of the window when stored progress was unreadable (and set
+   * aside) or cannot be saved (storage full), with a download of everything the widget
+   * holds. It sits outside Material's content, so instant navigation keeps it. */
+  var noticed = {};
+  function storageNotice(kind) {
+    if (!document.body) {
+      document.addEventListener("DOMContentLoaded", function () { storageNotice(kind); });
+      return;
+    }
+    if (noticed[kind]) return; // once per page view, even after the reader closed it
+    noticed[kind] = true;
+    var box = el("div", { class: "qb-storage-notice", role: "alert", "data-kind": kind });
+    box.appendChild(el("p", null, t(kind === "full" ? "storageFull" : "storageDamaged")));
+    var download = el("button", { type: "button", class: "qb-storage-export" }, t("storageExport"));
+    download.addEventListener("click", exportStorage);
+    var close = el("button", { type: "button", class: "qb-storage-close", title: t("storageClose"),
+      "aria-label": t("storageClose") }, "×");
+    close.addEventListener("click", function () { box.remove(); });
+    box.appendChild(download);
+    box.appendChild(close);
+    var stack = document.querySelector(".qb-storage-notices");
+    if (!stack) {
+      stack = el("div", { class: "qb-storage-notices" });
+      document.body.appendChild(stack);
+    }
+    stack.appendChild(box);
+  }
+  /* Downloads qbank-progress-<date>.json: what could be read of each key, and the text of
+   * every entry set aside with the key it was kept under. */
+  function exportStorage() {
+    var data = { exported: new Date().toISOString(), site: location.origin, readable: {},
+      setAside: {} };
+    [PROGRESS, HISTORY].forEach(function (key) { data.readable[key] = load(key, null); });
+    Object.keys(damaged).forEach(function (key) {
+      data.setAside[key] = { keptAs: damaged[key].aside, text: damaged[key].raw };
+    });
+    var url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)],
+      { type: "application/json" }));
+    var a = el("a", { href: url, download: "qbank-progress-" +
+      data.exported.slice(0, 10) + ".json", hidden: "" });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
   }
 
   /* ---------------------------------------------------------------- DOM helpers */

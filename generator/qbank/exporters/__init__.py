@@ -1,8 +1,9 @@
 """Exporters: the bank → files other tools read (one module per format).
 
 ``bank_json`` (JSON per locale, with the published schema ``schemas/bank-export.schema.json``),
-``anki`` (an ``.apkg`` per locale) and ``moodle`` (Moodle XML per locale). Each exporter takes
-a loaded ``Bank`` and a locale and writes one file; ``export`` picks the exporter by name.
+``anki`` (an ``.apkg`` per locale; its genanki comes with the ``anki`` extra) and ``moodle``
+(Moodle XML per locale). Each exporter takes a loaded ``Bank`` and a locale and writes one
+file; ``export`` picks the exporter by name.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from pathlib import Path
 from qbank.bank import Bank
 
 FORMATS = {"json": ".json", "anki": ".apkg", "moodle": ".xml"}
+ANKI_MISSING = (
+    'the anki export needs genanki, which qbank installs only on request: pip install "qbank[anki]"'
+)
 
 
 def _writer(kind: str) -> Callable[[Bank, str, Path], None]:
@@ -21,8 +25,12 @@ def _writer(kind: str) -> Callable[[Bank, str, Path], None]:
 
         return write_json
     if kind == "anki":
-        from qbank.exporters.anki import write_apkg
-
+        try:
+            from qbank.exporters.anki import write_apkg
+        except ModuleNotFoundError as error:
+            if error.name != "genanki":
+                raise
+            raise ValueError(ANKI_MISSING) from None
         return write_apkg
     if kind == "moodle":
         from qbank.exporters.moodle import write_moodle

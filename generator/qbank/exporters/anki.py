@@ -24,7 +24,7 @@ import genanki
 
 from qbank.bank import Bank, Entry
 from qbank.markup import to_html
-from qbank.render import strings_for
+from qbank.strings import strings_for
 
 FIXED_TIMESTAMP = 1_700_000_000.0  # notes' and cards' modification time (deterministic output)
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)

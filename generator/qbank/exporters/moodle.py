@@ -17,7 +17,7 @@ from lxml import etree  # type: ignore[import-untyped]
 
 from qbank.bank import Bank, Entry
 from qbank.markup import plain_text, to_html
-from qbank.render import strings_for
+from qbank.strings import strings_for
 
 # Moodle accepts only these fractions (percent, five decimals) for an answer.
 _FRACTIONS = {
@@ -29,11 +29,6 @@ _FRACTIONS = {
     6: "16.66667",
     7: "14.28571",
     8: "12.5",
-}
-_FEEDBACK = {
-    "en": ("Correct.", "Not this one."),
-    "tr": ("Doğru.", "Bu değil."),
-    "zh": ("正确。", "不是这个。"),
 }
 
 
@@ -82,7 +77,8 @@ def _question(bank: Bank, entry: Entry, locale: str) -> etree._Element:
         etree.SubElement(node, "single").text = "false" if q.is_multi else "true"
         etree.SubElement(node, "shuffleanswers").text = "true"
         etree.SubElement(node, "answernumbering").text = "abc"
-        ok, not_ok = _FEEDBACK.get(locale, _FEEDBACK["en"])
+        t = strings_for(locale)
+        ok, not_ok = t["option_right"], t["option_wrong"]
         for key, texts in q.options.items():
             if key in right:
                 value = fraction(len(right))

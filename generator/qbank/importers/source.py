@@ -7,7 +7,6 @@ plan (``qbank.importers.plan``) merges that into the bank. A source the parser c
 raises ``SourceError`` naming the file, the position and what was expected.
 """
 
-# ruff: noqa: RUF001  (Turkish and Chinese text is meant)
 from __future__ import annotations
 
 import hashlib
@@ -19,6 +18,7 @@ from typing import Any
 
 from qbank.bank import normalize_text
 from qbank.model import nfc
+from qbank.strings import interface_strings
 
 # Deterministic ids for questions whose source has none: UUIDv5 of the normalized prompt.
 IMPORT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/qbank/qbank/import")
@@ -32,14 +32,18 @@ SPECIALIZATION_PREFIXES = {
 }
 GENERAL = "general"
 
-# Names the importers use when a source gives none in a catalog locale.
-KNOWN_NAMES: dict[str, dict[str, str]] = {
-    "title": {"en": "Interview Question Bank", "tr": "Mülakat Soru Bankası", "zh": "面试题库"},
-    "junior": {"en": "Junior", "tr": "Junior", "zh": "初级"},
-    "mid": {"en": "Mid-level", "tr": "Orta seviye", "zh": "中级"},
-    "senior": {"en": "Senior", "tr": "Kıdemli", "zh": "高级"},
-    "general": {"en": "General", "tr": "Genel", "zh": "通用"},
-}
+
+def _catalog_names() -> dict[str, dict[str, str]]:
+    """Names the importers use when a source gives none in a catalog locale: the
+    ``catalog_names`` of each locale's interface text that names them (``qbank.strings``)."""
+    names: dict[str, dict[str, str]] = {}
+    for locale, table in interface_strings().items():
+        for key, name in (table.get("catalog_names") or {}).items():
+            names.setdefault(key, {})[locale] = name
+    return names
+
+
+KNOWN_NAMES = _catalog_names()
 
 _TURKISH = str.maketrans("çğıöşüÇĞİÖŞÜâîû", "cgiosuCGIOSUaiu")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")

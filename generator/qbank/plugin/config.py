@@ -17,8 +17,9 @@ from mkdocs.config.defaults import MkDocsConfig
 
 from qbank.bank import Bank, Entry
 from qbank.plugin import internals
-from qbank.render import RenderedSite, RenderOptions, strings_for
+from qbank.render import RenderedSite, RenderOptions
 from qbank.search import search_settings
+from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 
 ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
@@ -161,6 +162,7 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
     config.site_name = html.escape(shared.site.titles[locale])
     config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
     config.extra["qbank_locale"] = locale
+    config.extra["qbank_strings"] = strings_for(locale)["widget"]  # (partials/header.html)
     # qbank's own index (qbank.search, written after the build) replaces Material's search.
     config.extra["qbank_search"] = search_settings(bank)
     internals.switch_off_material_search(config)

@@ -15,7 +15,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
 from qbank.plugin.config import ASSETS, Shared
-from qbank.render import PLACEHOLDER, Slot, page_paths, strings_for
+from qbank.render import PLACEHOLDER, Slot, page_paths
+from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 
 _HEADING_OR_PLACEHOLDER = re.compile(

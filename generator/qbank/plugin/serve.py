@@ -259,8 +259,11 @@ class ServeSession:
         return update.site
 
     def configure(self, config: MkDocsConfig) -> None:
-        """Reuse the theme's static file listing across rebuilds."""
+        """Reuse the theme's static file listing across rebuilds; leave out the pages'
+        Content-Security-Policy, which would block the inline live-reload script that
+        ``mkdocs serve`` adds to every page (a different one per request)."""
         self.theme_listing.keep(config.theme)
+        config.extra["qbank_csp"] = False
 
     # -- what to build -------------------------------------------------------------------------
 
