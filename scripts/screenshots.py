@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/screenshots.py [--config mkdocs.yml] [--out docs/screenshots]
 
-Writes topic-light.png, topic-dark.png, phone.png (390x844) and practice-summary.png.
+Writes topic-light.png, topic-dark.png, phone.png (390x844), practice-summary.png and
+match.png (a job posting matched on the match page).
 Uses Debian's Chromium (/usr/bin/chromium) through Playwright; nothing leaves 127.0.0.1.
 """
 
@@ -72,7 +73,7 @@ def answer_two(page: Any) -> None:
 
 
 def shoot(base: str, site: Path, out: Path, locale: str) -> None:
-    """Take the four screenshots into ``out``."""
+    """Take the five screenshots into ``out``."""
     topic = topic_page(site, locale)
     field = topic.split("/")[1]
     with sync_playwright() as playwright:
@@ -121,7 +122,23 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         page.evaluate("window.scrollBy(0, -80)")
         page.screenshot(path=out / "practice-summary.png")
         context.close()
+        context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1100})
+        page = context.new_page()
+        page.goto(f"{locale}/match/")
+        page.locator(".qb-match__text").fill(POSTING)
+        page.locator(".qb-match__go").click()
+        page.locator(".qb-match__topic").first.wait_for()
+        page.locator(".qb-match__text").scroll_into_view_if_needed()
+        page.screenshot(path=out / "match.png")
+        context.close()
         browser.close()
+
+
+POSTING = """Backend Engineer, Payments Platform (Senior)
+
+You will own the services that move money: PostgreSQL schemas and query plans, transactions
+and isolation levels that keep balances right under concurrency, Kafka consumers with
+idempotent handlers, and Redis caches in front of the hottest reads. 6+ years of experience."""
 
 
 def main() -> None:

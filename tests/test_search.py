@@ -16,6 +16,7 @@ from sitebuild import QUESTIONS, build_site, write_small_bank
 from qbank.bank import Entry, load_bank
 from qbank.search import (
     INDEX_DIR,
+    LEVELS,
     SearchDoc,
     bank_docs,
     fold,
@@ -77,7 +78,13 @@ def read_index(site: Path, locale: str) -> dict[str, Any]:
 
 def with_term(index: dict[str, Any], term: str) -> set[str]:
     """The URLs of the questions holding ``term``."""
-    return {index["docs"][code >> 1][0] for code in index["terms"].get(term, [])}
+    return {index["docs"][code // LEVELS][0] for code in index["terms"].get(term, [])}
+
+
+def step_of(index: dict[str, Any], term: str, url: str) -> int:
+    """The weight step of ``term`` in the question at ``url`` (0: not there)."""
+    codes = [c for c in index["terms"].get(term, []) if index["docs"][c // LEVELS][0] == url]
+    return codes[0] % LEVELS if codes else 0
 
 
 def test_one_document_per_question_on_its_topic_page(docs: dict[str, list[SearchDoc]]) -> None:
@@ -91,34 +98,36 @@ def test_one_document_per_question_on_its_topic_page(docs: dict[str, list[Search
     assert composite.filters == (("field", "backend"), ("seniority", "mid"), ("difficulty", "2"))
 
 
-def test_terms_fold_case_turkish_i_and_cut_cjk_into_pairs() -> None:
-    assert fold("İstanbul IŞIK", "tr") == "istanbul ışık"
+def test_terms_fold_case_turkish_i_and_cut_cjk_into_characters_and_pairs() -> None:
+    assert fold("İstanbul IŞIK", "tr") == "istanbul isik"  # Turkish case rules, then ASCII
     assert fold("Index", "en") == "index"
-    assert terms("Veritabanı, B-tree index!", "tr") == {"veritabanı", "b", "tree", "index"}
-    assert terms("数据库索引", "zh") == {"数据", "据库", "库索", "索引"}
-    assert terms("用 SQL 查询", "zh") == {"用", "sql", "查询"}
+    assert list(terms("Veritabanı, B-tree index!", "tr")) == ["veritaban", "b", "tree", "index"]
+    assert list(terms("数据库索引", "zh")) == [*"数据库索引", "数据", "据库", "库索", "索引"]
+    assert list(terms("用 SQL 查询", "zh")) == ["用", "sql", "查", "询", "查询"]
 
 
 def test_the_built_site_has_an_index_per_locale(site: Path) -> None:
     for locale in LOCALES:
         index = read_index(site, locale)
         assert index["manifest"]["docs"] == len(ids_in(locale))
-        assert sorted(u.rsplit("#q-", 1)[1] for u, _, _ in index["docs"]) == sorted(ids_in(locale))
+        assert sorted(d[0].rsplit("#q-", 1)[1] for d in index["docs"]) == sorted(ids_in(locale))
         names = {p.name for p in (site / locale / INDEX_DIR / "t").iterdir()}
-        assert len(names) == len(index["manifest"]["shards"].split("\n"))
+        # the listed terms files, and one file per CJK bucket (listed by their number)
+        listed = index["manifest"]["shards"].split("\n")
+        assert len(names) == len(listed) + index["manifest"]["buckets"]
     assert not list(site.rglob("search_index.json"))  # Material's search, configured, is off
 
 
 def test_the_index_finds_words_of_every_text_but_never_holds_the_answer_line(site: Path) -> None:
     index = read_index(site, "en")
     composite = f"/en/backend/indexing/#q-{COMPOSITE}"
-    _url, topic, prompt = next(d for d in index["docs"] if d[0] == composite)
-    assert prompt.startswith("An index on (a, b) exists.")
+    _url, topic, prompt, more = next(d for d in index["docs"] if d[0] == composite)
+    assert prompt.startswith("An index on \ue000(a, b)\ue001 exists.")  # code marked
     assert topic == "Indexing"
-    assert composite in with_term(index, "leftmost")  # the explanation is searchable
-    prompt_codes = [c for c in index["terms"]["index"] if index["docs"][c >> 1][0] == composite]
-    assert prompt_codes
-    assert prompt_codes[0] & 1
+    assert "Leftmost prefix" in more  # the explanation is shown for excerpts...
+    assert composite in with_term(index, "leftmost")  # ...and searchable
+    # A word of the prompt weighs more than a word said as often in the explanation only.
+    assert step_of(index, "index", composite) > step_of(index, "leftmost", composite) > 0
     for locale in LOCALES:
         folder = site / locale / INDEX_DIR
         for path in folder.rglob("*.json"):
@@ -177,14 +186,14 @@ def test_rebuilds_update_the_index_in_place(
     # An edit of one question is written before the rebuild returns (no background work).
     edited = docs["en"][0]
     changed = SearchDoc(
-        edited.url, edited.topic, "Entirely new words", edited.filters,
-        frozenset({"entirely", "new", "words"}), edited.other_terms,
+        edited.url, edited.topic, "Entirely new words", edited.more, edited.filters,
+        (("entir", 5), ("new", 5), ("word", 5)),
     )  # fmt: skip
     assert index_site_after_build(copy, {**docs, "en": [changed, *docs["en"][1:]]}) is None
     assert not live.pending
     assert live.running is None
     index = read_index(copy, "en")
-    assert with_term(index, "entirely") == {edited.url}
+    assert with_term(index, "entir") == {edited.url}
     assert index["docs"][0][2] == "Entirely new words"
     # The English questions on indexing are gone from the bank: rebuilt in the background,
     # and the served folder keeps an index all the while.
@@ -204,7 +213,7 @@ def test_write_index_replaces_a_previous_index(
     folder.mkdir()
     stale = folder / "stale.txt"
     stale.write_text("old", "utf-8")
-    write_index(docs["en"], folder)
+    write_index(docs["en"], folder, "en")
     assert not stale.exists()
     assert (folder / "index.json").is_file()
 

@@ -46,7 +46,7 @@ def assert_indexed(site: Path, docs: dict[str, list[SearchDoc]]) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for locale, locale_docs in docs.items():
             expected = Path(scratch) / locale
-            write_index(locale_docs, expected)
+            write_index(locale_docs, expected, locale)
             served = site / locale / INDEX_DIR
             got, want = tree(served), tree(expected)
             assert sorted(got) == sorted(want), locale
@@ -61,12 +61,11 @@ def assert_indexed(site: Path, docs: dict[str, list[SearchDoc]]) -> None:
 
 def made_up(rng: random.Random, url: str) -> SearchDoc:
     """A document with words from a small vocabulary (terms shared by many documents, Latin
-    and CJK); now and then a term in both the prompt and the other texts."""
+    and CJK), each with a weight step."""
     pool = LATIN + CJK
-    prompt = frozenset(rng.sample(pool, rng.randint(0, 6)))
-    other = frozenset(rng.sample(pool, rng.randint(0, 9)))
-    if rng.random() < 0.8:
-        other -= prompt  # what question_doc makes; the rest tests the general case
+    terms = tuple(
+        sorted((t, rng.randint(1, search.LEVELS - 1)) for t in rng.sample(pool, rng.randint(0, 12)))
+    )
     filters = [
         ("field", rng.choice(FIELDS)),
         *(("seniority", s) for s in LEVELS if rng.random() < 0.4),
@@ -77,30 +76,25 @@ def made_up(rng: random.Random, url: str) -> SearchDoc:
         url,
         rng.choice(["Indexing", "索引", "Queues"]),
         f"Question {rng.randint(0, 3)} 数据",
+        rng.choice(["", "Explanation \ue000code\ue001", "解释"]),
         tuple(filters),
-        prompt,
-        other,
+        terms,
     )
 
 
 def edited(rng: random.Random, doc: SearchDoc) -> SearchDoc:
     """``doc`` with one or more of its parts changed (its URL kept)."""
     again = made_up(rng, doc.url)
-    parts = rng.sample(
-        ["topic", "prompt", "filters", "prompt_terms", "other_terms"], rng.randint(1, 3)
-    )
+    parts = rng.sample(["topic", "prompt", "more", "filters", "terms"], rng.randint(1, 3))
     return dataclasses.replace(doc, **{part: getattr(again, part) for part in parts})
 
 
 def cjk_heavy(rng: random.Random, doc: SearchDoc) -> SearchDoc:
     """``doc`` with many CJK pairs added or all taken away (moves the CJK bucket count)."""
     if rng.random() < 0.5:
-        return dataclasses.replace(doc, other_terms=doc.other_terms | set(CJK) - doc.prompt_terms)
-    return dataclasses.replace(
-        doc,
-        prompt_terms=frozenset(t for t in doc.prompt_terms if not search.is_cjk(t)),
-        other_terms=frozenset(t for t in doc.other_terms if not search.is_cjk(t)),
-    )
+        terms = dict(doc.terms) | {t: rng.randint(1, search.LEVELS - 1) for t in CJK}
+        return dataclasses.replace(doc, terms=tuple(sorted(terms.items())))
+    return dataclasses.replace(doc, terms=tuple(t for t in doc.terms if not search.is_cjk(t[0])))
 
 
 def same_questions_step(rng: random.Random, docs: list[SearchDoc]) -> list[SearchDoc]:
@@ -139,7 +133,7 @@ def other_questions_step(
 @pytest.fixture
 def small_buckets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Few postings per CJK terms file, so that edits cross bucket boundaries often."""
-    monkeypatch.setattr(search, "BUCKET_POSTINGS", 9)
+    monkeypatch.setattr(search.index, "BUCKET_POSTINGS", 9)
 
 
 @pytest.mark.usefixtures("small_buckets")
@@ -212,9 +206,9 @@ def test_cjk_bucket_count_crossing_the_real_boundary(tmp_path: Path) -> None:
                 f"/zh/t/#q-{n}",
                 "索引",
                 "数据",
+                "",
                 (),
-                frozenset(pairs[n % 3 :][:per_doc]),
-                frozenset(),
+                tuple(sorted((pair, 3) for pair in pairs[n % 3 :][:per_doc])),
             )
             for n in range(count)
         ]
@@ -223,7 +217,7 @@ def test_cjk_bucket_count_crossing_the_real_boundary(tmp_path: Path) -> None:
     live.first(docs)
     assert live.served["zh"].index.buckets == 2
     first = docs["zh"][0]
-    fewer = dataclasses.replace(first, prompt_terms=frozenset(sorted(first.prompt_terms)[1:]))
+    fewer = dataclasses.replace(first, terms=first.terms[1:])
     docs = {"zh": [fewer, *docs["zh"][1:]]}
     live.rebuilt(docs)
     assert live.served["zh"].index.buckets == 1
@@ -318,7 +312,7 @@ def test_a_damaged_index_folder_is_rebuilt(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path / "en" / INDEX_DIR / "t")  # an edit cannot write its terms files
     docs = {
         "en": [
-            dataclasses.replace(docs["en"][0], prompt_terms=frozenset({"fresh"})),
+            dataclasses.replace(docs["en"][0], terms=(("fresh", 4),)),
             *docs["en"][1:],
         ]
     }

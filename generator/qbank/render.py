@@ -37,6 +37,7 @@ from qbank.bank import CATALOG_FILE, Bank, Entry
 from qbank.exporters.bank_json import bank_json, question_json
 from qbank.headings import Heading, first_block, topic_headings, without_first_paragraph
 from qbank.markup import plain_text, to_html
+from qbank.match import match_file, match_path
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
 from qbank.strings import strings_for
@@ -44,6 +45,9 @@ from qbank.templates import TEMPLATES
 from qbank.translations import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
+MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
+SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE)  # pages beside the fields: field keys they reserve
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -219,6 +223,18 @@ class _Renderer:
             )
             for f, s, t in self.bank.topics()
             if t in RESERVED_PAGES or t.startswith(LEVEL_PREFIX)
+        ]
+        problems += [
+            Problem(
+                display_path(self.bank.root / CATALOG_FILE),
+                1,
+                1,
+                f"fields.{f}",
+                f"field key {f!r} is a page name the site reserves",
+                f"a field key other than {', '.join(LOCALE_PAGES)}",
+            )
+            for f in self.catalog.fields
+            if f in LOCALE_PAGES
         ]
         if problems:
             raise ContentError(problems)
@@ -426,6 +442,7 @@ class _Renderer:
         ):
             yield path, (data,)
         if api:
+            yield match_path(locale), (match_file(self.bank, locale),)
             head = bank_json(self.bank, locale, questions=False)
             yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
 
@@ -515,6 +532,11 @@ class _Renderer:
             total=len(bank.entries),
             levels=levels,
         )
+        for page in LOCALE_PAGES:
+            site.pages[f"{locale}/{page}/index.md"] = self.env.get_template(f"{page}.md.j2").render(
+                t=t, locale=locale, locales=self.catalog.locales
+            )
+            nav.append({t[page]: f"{locale}/{page}/index.md"})
         if topics is None:
             site.nav[locale] = nav
 
@@ -808,6 +830,7 @@ def page_paths(bank: Bank, locale: str) -> list[str]:
         ]
         paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
         paths.append(f"{base}/practice/index.md")
+    paths += [f"{locale}/{page}/index.md" for page in LOCALE_PAGES]
     return paths
 
 

@@ -357,7 +357,8 @@
   }
 
   function clearMarks(q) {
-    q.querySelectorAll(".qb-note").forEach(function (n) { n.remove(); });
+    // only the options' notes: saved.js puts a .qb-note (the reader's note) in questions too
+    q.querySelectorAll(".qb-option > .qb-note").forEach(function (n) { n.remove(); });
     q.querySelectorAll(".qb-option").forEach(function (li) {
       li.classList.remove("qb-right", "qb-wrong", "qb-missed", "qb-chosen");
     });
@@ -793,7 +794,12 @@
       return r.json();
     }).then(function (data) {
       var limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
-      var pool = data.questions || [];
+      // ?topics=a,b (the match page): only those topics of the field, when they have any
+      var only = (new URLSearchParams(location.search).get("topics") || "").split(",");
+      var pool = (data.questions || []).filter(function (q) {
+        return only.indexOf(q.topic.split("/")[1]) >= 0;
+      });
+      if (!pool.length) pool = data.questions || [];
       var onlyMisses = box.querySelector(".qb-practice-misses");
       if (onlyMisses && onlyMisses.checked) {
         var p = progress();

@@ -1,26 +1,97 @@
-/* qbank search: the header's search box over the site's own search index (qbank/search.py).
+/* qbank search: the header's search box over the site's own search index (qbank/search/).
  *
- * Each locale has an index under <locale>/api/search/: a manifest, terms files (a word's
- * questions), documents files (URL, topic and prompt of 32 questions each) and filter
- * bitmaps. A query downloads the manifest once, one terms file per query word and the
- * documents of the results shown. One result per question, linking to its anchor (#q-{id});
- * the snippet is the question's prompt, never its answer. Words match by prefix (Turkish by
- * its first five letters, English after a plain suffix is cut), Chinese, Japanese and Korean
- * by character pairs. Filters: field, seniority, difficulty. Everything is a file of this
- * site (no CDN). The box keeps working across Material's instant navigation (document$),
+ * Each locale has an index under <locale>/api/search/: a manifest, terms files (a term's
+ * questions with a weight step each), documents files (URL, topic, prompt and the text of the
+ * options and explanation of 8 questions each) and filter bitmaps. A query downloads the
+ * manifest once, one terms file per query word and the documents of the results shown.
+ * Query words are cut exactly as the index was (the tokenizer below mirrors
+ * qbank/search/tokenize.py: folding with Turkish case rules and ASCII, Turkish suffix rules
+ * read from the manifest, Snowball English from assets/snowball-english.js, CJK characters
+ * and pairs). Results that match every word come first, then those matching most, each tier
+ * ranked BM25-like (the weight step of the posting times the rarity of the word). One result
+ * per question, linking to its anchor (#q-{id}), with its prompt and, when the match is
+ * elsewhere, an excerpt of its options or explanation, matched words marked; never which
+ * option is right. Filters: field, seniority, difficulty. Everything is a file of this site
+ * (no CDN). The box keeps working across Material's instant navigation (document$),
  * following the locale of the current URL. No content string goes through innerHTML.
  */
 (() => {
   "use strict";
 
-  const PAGE = 10;
-  const SNIPPET = 240;
-  const FILTERS = ["field", "seniority", "difficulty"];
-  // The same ranges as qbank/search.py: scripts written without spaces between words.
+  // -- terms: the same cuts as qbank/search/tokenize.py (tests/test_search_tokenize.py) ----
   const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
-  const CJK_RUNS = new RegExp(`([${CJK}]+)`, "u");
-  const CJK_START = new RegExp(`^[${CJK}]`, "u");
-  const WORD = /[\p{L}\p{N}_]+/gu;
+  const PIECES = new RegExp(`[${CJK}]+|(?:(?![${CJK}])[\\p{L}\\p{N}_])+`, "gu");
+  const CJK_RUN = new RegExp(`^[${CJK}]+$`, "u");
+  const APOSTROPHE_SUFFIX = /['\u2019]\p{L}+/gu;
+  const TO_ASCII = { ç: "c", ğ: "g", ı: "i", ö: "o", ş: "s", ü: "u", â: "a", î: "i", û: "u" };
+  const VOWELS = "aeiou";
+
+  const turkic = (locale) => /^(tr|az)/i.test(locale);
+  const length = (text) => Array.from(text).length;
+
+  function fold(text, locale) {
+    const normal = text.normalize("NFC");
+    if (!turkic(locale)) return normal.toLowerCase();
+    const lower = normal.replace(/I/g, "ı").replace(/İ/g, "i").toLowerCase();
+    return lower.replace(/[çğıöşüâîû]/g, (char) => TO_ASCII[char]);
+  }
+
+  function words(text, locale) {
+    const cut = turkic(locale) ? text.replace(APOSTROPHE_SUFFIX, "") : text;
+    return fold(cut, locale).match(PIECES) || [];
+  }
+
+  const isCjk = (term) => CJK_RUN.test(term);
+
+  // A Turkish word (ASCII-folded) without its suffixes, by the manifest's rules.
+  function stripTurkish(word, rules) {
+    for (let round = 0; round < rules.rounds; round += 1) {
+      let best = "";
+      for (const rule of rules.suffixes) {
+        const suffix = rule.replace(/^[+-]/, "");
+        if (suffix.length <= best.length || !word.endsWith(suffix)) continue;
+        const stem = word.slice(0, word.length - suffix.length);
+        if (length(stem) < rules.min || ![...stem].some((c) => VOWELS.includes(c))) continue;
+        const last = stem[stem.length - 1];
+        if (rule[0] === "+" && !VOWELS.includes(last)) continue;
+        if (rule[0] === "-" && VOWELS.includes(last)) continue;
+        best = suffix;
+      }
+      if (!best) break;
+      word = word.slice(0, word.length - best.length);
+    }
+    const last = word.slice(-1);
+    if (length(word) > rules.min && rules.final[last] !== undefined) {
+      return word.slice(0, -1) + rules.final[last];
+    }
+    return word;
+  }
+
+  // stemmer: {rules} (Turkish), {snowball: a Snowball stemmer object} or null.
+  function stem(word, locale, stemmer) {
+    if (!stemmer) return word;
+    if (turkic(locale)) return stripTurkish(word, stemmer.rules);
+    return stemmer.snowball ? stemmer.snowball.stemWord(word) : word;
+  }
+
+  function* terms(text, locale, stemmer) {
+    for (const piece of words(text, locale)) {
+      if (isCjk(piece)) {
+        const chars = Array.from(piece);
+        yield* chars;
+        for (let i = 0; i + 1 < chars.length; i += 1) yield chars[i] + chars[i + 1];
+      } else yield stem(piece, locale, stemmer);
+    }
+  }
+
+  const tokenizer = { fold, words, stem, terms, isCjk };
+  if (typeof document === "undefined") {
+    globalThis.qbankSearchTokenizer = tokenizer; // node (tests): the tokenizer alone
+    return;
+  }
+
+  const PAGE = 10;
+  const FILTERS = ["field", "seniority", "difficulty"];
 
   // The site root, from Material's #__config base resolved against the first page loaded
   // (this script runs once; instant navigation keeps the header and this script).
@@ -43,23 +114,6 @@
     return response.json();
   }
 
-  function fold(text, locale) {
-    const turkic = /^(tr|az)/i.test(locale);
-    const dotted = turkic ? text.replace(/I/g, "ı").replace(/İ/g, "i") : text;
-    return dotted.normalize("NFC").toLowerCase();
-  }
-
-  // The part of a query word that must start an indexed word (a light stemmer).
-  function stem(word, locale) {
-    const chars = Array.from(word);
-    if (/^(tr|az)/i.test(locale)) return chars.slice(0, 5).join("");
-    if (/^en/i.test(locale)) {
-      const cut = word.match(/^(.{3,}?)(?:ing|ed|es|s|ly)$/u);
-      return cut ? cut[1] : word;
-    }
-    return word;
-  }
-
   function bucket(term, buckets) {
     let h = 0;
     for (const char of term) h = (Math.imul(h, 31) + char.codePointAt(0)) >>> 0;
@@ -70,35 +124,69 @@
     return Array.from(key, (char) => char.codePointAt(0).toString(16)).join("-");
   }
 
-  // The words of a query: [{key: terms file, terms: exact terms | prefix: a word start}].
-  function queryWords(query, locale, manifest) {
-    const words = [];
-    for (const word of fold(query, locale).match(WORD) || []) {
-      word.split(CJK_RUNS).forEach((run, number) => {
-        if (!run) return;
-        if (number % 2 && Array.from(run).length > 1) {
-          const chars = Array.from(run);
-          for (let i = 0; i + 1 < chars.length; i += 1) {
-            const pair = chars[i] + chars[i + 1];
-            words.push({ key: `~${bucket(pair, manifest.buckets)}`, exact: pair });
+  // Whether an indexed term answers a query unit, and how well (0: not at all). A word
+  // matches its own stem fully; a longer term it starts (typing, or a longer form), or a
+  // shorter stem that differs by at most two letters (forms a suffix rule cut differently),
+  // less.
+  function likeness(unit, term) {
+    if (term === unit.term) return 1;
+    if (unit.cjk || unit.short) return 0;
+    if (term.startsWith(unit.term)) return 0.7;
+    const extra = length(unit.term) - length(term);
+    return extra > 0 && extra <= 2 && length(term) >= 3 && unit.term.startsWith(term)
+      ? 0.7
+      : 0;
+  }
+
+  // The units of a query: a stem per word; a CJK run as its characters (each counts as a
+  // word) and its pairs (they only add to the score, so neighbours rank first). A character
+  // of a longer run is found through the pairs that hold it (fewer files to download); its
+  // own postings are looked up only when none of them occurs anywhere (``pairs``).
+  function queryUnits(query, locale, stemmer, manifest) {
+    const units = new Map();
+    const add = (unit) => units.get(unit.term) || units.set(unit.term, unit).get(unit.term);
+    for (const piece of words(query, locale)) {
+      if (isCjk(piece)) {
+        const chars = Array.from(piece);
+        if (chars.length === 1) add({ term: piece, cjk: true, counts: true }).pairs = null;
+        for (let i = 0; i + 1 < chars.length; i += 1) {
+          const pair = add({ term: chars[i] + chars[i + 1], cjk: true, counts: false });
+          for (const char of [chars[i], chars[i + 1]]) {
+            const unit = add({ term: char, cjk: true, counts: true, pairs: [] });
+            if (unit.pairs) unit.pairs.push(pair);
           }
-        } else if (number % 2) {
-          words.push({ key: `~${bucket(run, manifest.buckets)}`, exact: run });
-        } else {
-          const start = stem(run, locale);
-          const key = Array.from(start).slice(0, manifest.prefix).join("");
-          if (Array.from(start).length < manifest.prefix) words.push({ key, exact: start });
-          else words.push({ key, prefix: start });
         }
-      });
+      } else {
+        const term = stem(piece, locale, stemmer);
+        add({ term, cjk: false, counts: true, short: length(term) < manifest.prefix });
+      }
     }
-    return words;
+    for (const unit of units.values()) {
+      unit.key = unit.cjk
+        ? `~${bucket(unit.term, manifest.buckets)}`
+        : Array.from(unit.term).slice(0, manifest.prefix).join("");
+    }
+    return [...units.values()];
+  }
+
+  // Marks the words of a text that answer the query's units (same folding and stemming).
+  function matcher(units, locale, stemmer) {
+    const chars = new Set(units.filter((u) => u.cjk).map((u) => u.term).filter((t) => length(t) === 1));
+    const latin = units.filter((u) => !u.cjk);
+    return (token) => {
+      if (isCjk(token)) return Array.from(token).map((char) => chars.has(char));
+      const [piece] = words(token, locale);
+      if (!piece) return false;
+      const term = stem(piece, locale, stemmer);
+      return latin.some((unit) => likeness(unit, term) > 0);
+    };
   }
 
   class Index {
-    constructor(locale, manifest) {
+    constructor(locale, manifest, stemmer) {
       this.locale = locale;
       this.manifest = manifest;
+      this.stemmer = stemmer;
       this.folder = new URL(`${locale}/api/search/`, root);
       this.present = new Set(manifest.shards.split("\n"));
       this.files = new Map();
@@ -113,18 +201,21 @@
       return this.files.get(path);
     }
 
-    // Questions of one query word: Map(question → 1 when the prompt holds it, else 0).
-    async matches(word) {
+    // Questions of one query unit: Map(question → weight of its best matching term there).
+    async matches(unit) {
       const found = new Map();
-      if (!this.present.has(word.key)) return found;
-      const shard = await this.file(`t/${hexName(word.key)}.json`);
+      if (!unit.cjk && !this.present.has(unit.key)) return found; // (every CJK bucket exists)
+      const shard = await this.file(`t/${hexName(unit.key)}.json`);
+      const levels = this.manifest.levels;
       for (const [term, deltas] of Object.entries(shard)) {
-        if (word.exact !== undefined ? term !== word.exact : !term.startsWith(word.prefix)) continue;
+        const like = likeness(unit, term);
+        if (!like) continue;
         let code = 0;
         for (const delta of deltas) {
           code += delta;
-          const id = code >> 1;
-          found.set(id, Math.max(found.get(id) || 0, code & 1));
+          const id = Math.floor(code / levels);
+          const weight = (like * (code % levels)) / (levels - 1);
+          if (weight > (found.get(id) || 0)) found.set(id, weight);
         }
       }
       return found;
@@ -143,44 +234,88 @@
       return keep;
     }
 
-    // Best first (ties in bank order): {results: [{id, data: async () => ({url, meta})}]}.
+    // {results: [{id, data}], units, short}: questions matching every word first, then most
+    // words, each tier by score; with no word, every question (filters alone).
     async search(query, options) {
       const filters = (options && options.filters) || {};
-      const words = query ? queryWords(query, this.locale, this.manifest) : [];
-      const [keep, ...found] = await Promise.all([
+      const units = query ? queryUnits(query, this.locale, this.stemmer, this.manifest) : [];
+      const derived = (unit) => unit.cjk && unit.pairs; // a character found through its pairs
+      const [keep, ...first] = await Promise.all([
         this.allowed(filters),
-        ...words.map((word) => this.matches(word)),
+        ...units.map((unit) => (derived(unit) ? null : this.matches(unit))),
       ]);
+      const byTerm = new Map(units.map((unit, i) => [unit.term, first[i]]));
+      const found = await Promise.all(
+        units.map(async (unit, i) => {
+          if (!derived(unit)) return first[i];
+          const union = new Map();
+          for (const pair of unit.pairs) {
+            for (const [id, weight] of byTerm.get(pair.term)) {
+              if (weight > (union.get(id) || 0)) union.set(id, weight);
+            }
+          }
+          return union.size ? union : this.matches(unit);
+        }),
+      );
       const total = this.manifest.docs;
       let ids;
       const score = new Map();
-      if (words.length) {
-        found.sort((a, b) => a.size - b.size);
-        ids = [...found[0].keys()].filter((id) => found.every((set) => set.has(id)));
-        for (const set of found) {
-          const weight = Math.log(1 + total / (1 + set.size));
-          for (const id of ids) score.set(id, (score.get(id) || 0) + weight * (1 + set.get(id)));
+      const tier = new Map();
+      if (units.length) {
+        // A word in over a quarter of the questions ("the", "bir") ranks but never admits a
+        // question alone, unless the query has no rarer word that matched.
+        const common = (set) => total >= 20 && set.size > total / 4;
+        const counting = found.filter((_, i) => units[i].counts);
+        const rare = counting.filter((set) => set.size && !common(set));
+        const admitted = new Set();
+        if (rare.length) for (const set of rare) for (const id of set.keys()) admitted.add(id);
+        else if (counting.length && counting.every((set) => set.size)) {
+          for (const id of counting[0].keys()) if (counting.every((set) => set.has(id))) admitted.add(id);
         }
+        found.forEach((set, i) => {
+          const idf = Math.log(1 + (total - set.size + 0.5) / (set.size + 0.5));
+          const boost = units[i].counts ? 1 : 1.5;
+          for (const [id, weight] of set) {
+            if (!admitted.has(id)) continue;
+            score.set(id, (score.get(id) || 0) + boost * idf * weight);
+            if (units[i].counts) tier.set(id, (tier.get(id) || 0) + 1);
+          }
+        });
+        ids = [...admitted];
       } else {
         ids = Array.from({ length: total }, (_, i) => i);
       }
       if (keep) ids = ids.filter((id) => (keep[id >> 3] >> (id & 7)) & 1);
-      ids.sort((a, b) => (score.get(b) || 0) - (score.get(a) || 0) || a - b);
-      return { results: ids.map((id) => ({ id, data: () => this.document(id) })) };
+      ids.sort(
+        (a, b) => (tier.get(b) || 0) - (tier.get(a) || 0) || score.get(b) - score.get(a) || a - b,
+      );
+      return {
+        results: ids.map((id) => ({ id, data: () => this.document(id) })),
+        mark: matcher(units, this.locale, this.stemmer),
+        short: units.some((unit) => unit.short),
+      };
     }
 
     async document(id) {
       const chunk = await this.file(`d/${Math.floor(id / this.manifest.chunk)}.json`);
-      const [url, topic, prompt] = chunk[id % this.manifest.chunk];
-      return { url, meta: { url, topic, prompt } };
+      const [url, topic, prompt, more] = chunk[id % this.manifest.chunk];
+      return { url, meta: { url, topic, prompt, more } };
     }
   }
+
+  async function stemmerFor(spec) {
+    if (!spec) return null;
+    if (spec.suffixes) return { rules: spec };
+    const module = await import(new URL(`assets/snowball-${spec.snowball}.js`, root).href);
+    return { snowball: new module.default() };
+  }
+  window.qbankSearch = { tokenizer, stemmerFor }; // for assets/match.js: cut text as search does
 
   function indexFor(locale) {
     if (!instances.has(locale)) {
       const ready = (async () => {
         const manifest = await json(new URL(`${locale}/api/search/index.json`, root));
-        return new Index(locale, manifest);
+        return new Index(locale, manifest, await stemmerFor(manifest.stem));
       })();
       ready.catch(() => instances.delete(locale));
       instances.set(locale, ready);
@@ -195,29 +330,83 @@
     return node;
   }
 
-  // The snippet with the query's words marked (plain substring match, case-insensitive).
-  function marked(text, query) {
-    const clipped = text.length > SNIPPET ? `${text.slice(0, SNIPPET).trimEnd()}…` : text;
-    const terms = query
-      .toLocaleLowerCase()
-      .split(/\s+/)
-      .filter((term) => term.length > 1);
-    const span = element("span", "qb-search__snippet");
-    const lower = clipped.toLocaleLowerCase();
+  // -- what a result shows ----------------------------------------------------------------
+  const CODE_OPEN = "\ue000";
+  const CODE_CLOSE = "\ue001";
+  const TOKEN = new RegExp(`[${CJK}]+|(?:(?![${CJK}])[\\p{L}\\p{N}_])+`, "gu");
+  const EXCERPT = 180;
+
+  // Append ``text`` to ``parent`` with the words ``mark`` accepts in <mark>.
+  function appendMarked(parent, text, mark) {
     let at = 0;
-    while (at < clipped.length) {
-      let next = -1;
-      let length = 0;
-      for (const term of terms) {
-        const found = lower.indexOf(term, at);
-        if (found !== -1 && (next === -1 || found < next)) [next, length] = [found, term.length];
+    let hits = 0;
+    for (const found of text.matchAll(TOKEN)) {
+      const token = found[0];
+      const verdict = mark(token);
+      if (Array.isArray(verdict)) {
+        // CJK: mark the runs of the query's characters
+        const chars = Array.from(token);
+        let offset = found.index;
+        let i = 0;
+        while (i < chars.length) {
+          if (!verdict[i]) {
+            offset += chars[i].length;
+            i += 1;
+            continue;
+          }
+          let run = "";
+          while (i < chars.length && verdict[i]) run += chars[i++];
+          parent.append(text.slice(at, offset), element("mark", "", run));
+          hits += 1;
+          offset += run.length;
+          at = offset;
+        }
+      } else if (verdict) {
+        parent.append(text.slice(at, found.index), element("mark", "", token));
+        at = found.index + token.length;
+        hits += 1;
       }
-      if (next === -1 || lower.length !== clipped.length) break;
-      span.append(clipped.slice(at, next), element("mark", "", clipped.slice(next, next + length)));
-      at = next + length;
     }
-    span.append(clipped.slice(at));
-    return span;
+    parent.append(text.slice(at));
+    return hits;
+  }
+
+  // A shown text (code between CODE_OPEN and CODE_CLOSE) as a span; code in <code>.
+  function shown(text, mark, className) {
+    const span = element("span", className);
+    let hits = 0;
+    text.split(CODE_OPEN).forEach((part, number) => {
+      let rest = part;
+      if (number) {
+        const cut = part.indexOf(CODE_CLOSE);
+        const node = element("code", "qb-search__code");
+        hits += appendMarked(node, cut < 0 ? part : part.slice(0, cut), mark);
+        span.append(node);
+        rest = cut < 0 ? "" : part.slice(cut + 1);
+      }
+      hits += appendMarked(span, rest, mark);
+    });
+    return { span, hits };
+  }
+
+  // The part of ``text`` around its first matched word (about EXCERPT characters).
+  function excerpt(text, mark) {
+    let first = -1;
+    for (const found of text.matchAll(TOKEN)) {
+      const verdict = mark(found[0]);
+      if (Array.isArray(verdict) ? verdict.some(Boolean) : verdict) {
+        first = found.index;
+        break;
+      }
+    }
+    if (first < 0) return null;
+    let start = Math.max(0, first - 60);
+    if (start > 0) start = text.indexOf(" ", start) + 1 || start;
+    const end = Math.min(text.length, start + EXCERPT);
+    const before = text.slice(0, start);
+    const inCode = before.lastIndexOf(CODE_OPEN) > before.lastIndexOf(CODE_CLOSE);
+    const piece = (inCode ? CODE_OPEN : "") + text.slice(start, end);
+    return `${start > 0 ? "…" : ""}${piece}${end < text.length ? "…" : ""}`;
   }
 
   class SearchBox {
@@ -355,11 +544,16 @@
       }
       if (token !== this.token) return;
       this.results = found.results;
+      this.mark = found.mark;
       const count = this.results.length;
       this.node.dataset.count = String(count);
+      // A word of one or two letters matches whole words only: with nothing found yet, wait
+      // for more letters instead of saying nothing matches.
       this.status.textContent =
         count === 0
-          ? this.text.none
+          ? found.short
+            ? "…"
+            : this.text.none
           : count === 1
             ? this.text.results_one
             : this.text.results_other.replace("{n}", String(count));
@@ -371,13 +565,16 @@
       const next = this.results.slice(this.shown, this.shown + PAGE);
       const data = await Promise.all(next.map((result) => result.data()));
       if (token !== this.token) return;
-      const query = this.input.value.trim();
+      const mark = this.mark || (() => false);
       for (const item of data) {
         const meta = item.meta || {};
         const link = element("a", "qb-search__link");
         link.href = new URL(item.url.replace(/^\//, ""), root).href;
         if (meta.topic) link.append(element("span", "qb-search__topic", meta.topic));
-        link.append(marked(meta.prompt || meta.title || "", query));
+        const prompt = shown(meta.prompt || "", mark, "qb-search__snippet");
+        link.append(prompt.span);
+        const around = prompt.hits ? null : excerpt(meta.more || "", mark);
+        if (around) link.append(shown(around, mark, "qb-search__excerpt").span);
         const entry = element("li", "qb-search__result");
         entry.append(link);
         this.list.append(entry);

@@ -101,6 +101,26 @@ def recorded_page(browser: Any, base_url: str) -> Iterator[Any]:
         context.close()
 
 
+@contextmanager
+def serving(site: Path) -> Iterator[str]:
+    """``http.server`` on 127.0.0.1 for the folder ``site``, which may not exist yet (bind
+    first, build with the yielded base URL as ``site_url``, then browse)."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=site))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def folder_server() -> Callable[[Path], AbstractContextManager[str]]:
+    """``serving``, for fixtures of other sites."""
+    return serving
+
+
 @pytest.fixture(scope="session")
 def page_recorder() -> Callable[[Any, str], AbstractContextManager[Any]]:
     """``recorded_page`` for fixtures of other sites (the search tests')."""

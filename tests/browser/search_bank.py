@@ -2,7 +2,7 @@
 """A small bank designed for search, built by real MkDocs + qbank and served on 127.0.0.1.
 
 - a Turkish prompt with a suffixed word (``veritabanlarındaki``), found by its dictionary form
-  (``veritabanı``): the search box matches Turkish words by their first five letters;
+  (``veritabanı``): the search box strips Turkish suffixes (qbank/search/tokenize.py);
 - an English phrase (``connection pool exhaustion``) and a word that only the explanation uses
   (``Littlewood``);
 - a Chinese word (``数据加载``) inside an unsegmented sentence, next to a question that shares

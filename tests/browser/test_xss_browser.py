@@ -9,10 +9,7 @@ not a file of the site, and any event-handler attribute left in the live DOM.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,34 +35,22 @@ _LIVE_HANDLERS = """() => {
 }"""
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-def _serve(site: Path) -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
 @pytest.fixture(scope="module")
-def valid_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def valid_site(
+    tmp_path_factory: pytest.TempPathFactory, folder_server: Callable[[Path], Any]
+) -> Iterator[tuple[str, Path]]:
     tmp = tmp_path_factory.mktemp("xss-browser-valid")
     content = tmp / "content"
     xss.write_bank(content, "valid")
     site = build_site(tmp, content, site_url="http://127.0.0.1/")
-    for url in _serve(site):
+    with folder_server(site) as url:
         yield url, site
 
 
 @pytest.fixture(scope="module")
-def forced_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def forced_site(
+    tmp_path_factory: pytest.TempPathFactory, folder_server: Callable[[Path], Any]
+) -> Iterator[tuple[str, Path]]:
     tmp = tmp_path_factory.mktemp("xss-browser-forced")
     content = tmp / "content"
     xss.write_bank(content, "unsafe", hostile_names=False)
@@ -76,7 +61,7 @@ def forced_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         patch.setattr(qbank.bank, "unsafe_parts", lambda text: [])
         patch.setattr(qbank.bank, "local_images", lambda text: [])
         site = xss.build_rendered(tmp, content)
-    for url in _serve(site):
+    with folder_server(site) as url:
         yield url, site
 
 

@@ -23,6 +23,11 @@ from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 
 ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
+LAZY_ASSETS = (
+    "assets/snowball-english.js",
+    "assets/match.js",
+    "assets/saved.js",
+)  # (pages load them)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (
     "navigation.instant",

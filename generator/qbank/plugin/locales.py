@@ -69,7 +69,7 @@ def write_search_index(bank: Bank, locale: str, site_dir: Path, topic_url: Topic
     started = time.monotonic()
     docs = iter_docs(bank, locale, topic_url)
     try:
-        write_index(docs, site_dir / locale / INDEX_DIR)
+        write_index(docs, site_dir / locale / INDEX_DIR, locale)
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
     count = sum(1 for entry in bank.entries if locale in entry.locales)

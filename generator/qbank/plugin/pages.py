@@ -14,7 +14,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
-from qbank.plugin.config import ASSETS, Shared
+from qbank.plugin.config import ASSETS, LAZY_ASSETS, Shared
 from qbank.render import PLACEHOLDER, Slot, page_paths
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
@@ -50,7 +50,7 @@ def add_pages(files: Files, config: MkDocsConfig, shared: Shared, *, root: bool)
     for path, data in site.files.items():
         if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
             _add(files, File.generated(config, path, content=data))
-    for asset in ASSETS:
+    for asset in (*ASSETS, *LAZY_ASSETS):
         _add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
     if config.plugins.get("material/tags") is not None:
         # The tags index of this locale: Material lists every tag with its topic pages.

@@ -1,0 +1,153 @@
+"""Search documents: one per question and locale, straight from the bank (no built page read).
+
+A document holds what finds the question (each term with its weight, ``levels``), what its
+result shows (the prompt; options and explanation for an excerpt around a match) and its
+filters (field, seniority, difficulty). The answer line is never in it: a result may show an
+option or the explanation, never which option is right.
+
+Weights are BM25-like and fixed when the document is made, so that an edit never changes
+another question's postings: a term's count in the prompt counts 3 times, in an option 2
+times, elsewhere once; that count is saturated (``K1``) and normalised by the document's
+length against a fixed ``AVERAGE`` (``B``), then cut into ``LEVELS - 1`` steps. The browser
+multiplies the step by the term's rarity (from its number of postings) at query time.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from qbank.bank import Bank, Entry
+from qbank.markup import prose_html, to_html
+from qbank.search.tokenize import is_cjk, terms
+
+SNIPPET = 240
+"""Columns of the prompt kept for the result list (``clip``)."""
+MORE = 300
+"""Columns of the options, explanation and model answer kept for excerpts."""
+CODE_OPEN, CODE_CLOSE = "\ue000", "\ue001"
+"""Marks around code in a shown text (search.js shows it in monospace)."""
+WEIGHTS = (3, 2, 1)
+"""How much a term counts in the prompt, in an option, in the explanation or model answer."""
+K1, B, AVERAGE = 1.2, 0.5, 60
+LEVELS = 8
+"""Postings carry a weight step 1..LEVELS-1 (``code = 8 * question + step``)."""
+
+_TAG = re.compile(r"<[^>]+>")
+_BLOCK = re.compile(
+    r"</?(?:p|div|li|ol|ul|pre|br|hr|tr|td|th|table|thead|tbody|h\d|blockquote|dl|dt|dd|"
+    r"details|summary|figure|figcaption|math)\b[^>]*>",
+    re.IGNORECASE,
+)
+_CODE = re.compile(r"<code\b[^>]*>(.*?)</code>", re.DOTALL | re.IGNORECASE)
+
+
+def plain(fragment: str) -> str:
+    """The text of an HTML fragment for display: blocks apart, inline markup dropped without
+    a space (highlighted code stays ``console.log(i)``), code between ``CODE_OPEN`` and
+    ``CODE_CLOSE``, whitespace collapsed."""
+    out = []
+    for number, part in enumerate(_CODE.split(fragment)):
+        if number % 2:
+            code = " ".join(html.unescape(_TAG.sub("", part)).split())
+            out.append(f"{CODE_OPEN}{code}{CODE_CLOSE}" if code else "")
+        else:
+            out.append(html.unescape(_TAG.sub("", _BLOCK.sub(" ", part))))
+    return " ".join("".join(out).split())
+
+
+def text_of(markdown: str) -> str:
+    """The shown text of a question text (plain prose is its own text)."""
+    if prose_html(markdown) is not None:
+        return " ".join(markdown.split())
+    return plain(to_html(markdown))
+
+
+def clip(text: str, size: int) -> str:
+    """``text`` cut to ``size`` columns (a CJK character takes two, as it says about as much
+    as a short word; an ellipsis when cut)."""
+    if len(text) <= size // 2:
+        return text
+    width = 0
+    for end, char in enumerate(text):
+        width += 2 if char >= "\u3040" and is_cjk(char) else 1
+        if width > size:
+            return text[:end].rstrip() + "…"
+    return text
+
+
+def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:
+    """Each term of the texts of ``fields`` (prompt, options, the rest) with its weight step."""
+    weighted: Counter[str] = Counter()
+    length = 0
+    for weight, texts in zip(WEIGHTS, fields, strict=True):
+        for text in texts:
+            found = terms(text, locale)
+            length += len(found)
+            counts = Counter(found)
+            if weight != 1:
+                counts = Counter({term: n * weight for term, n in counts.items()})
+            weighted.update(counts)
+    norm = K1 * (1 - B + B * length / AVERAGE)
+    top = LEVELS - 1
+    steps = {}  # the step of each weighted count (few distinct counts per question)
+    for count in set(weighted.values()):
+        steps[count] = max(1, min(top, round(count / (count + norm) * top)))
+    return tuple(sorted((term, steps[count]) for term, count in weighted.items()))
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """One searchable question in one locale."""
+
+    url: str  # site-root URL of the question's anchor on its topic page
+    topic: str
+    prompt: str  # shown in the result list (plain text, code marked)
+    more: str  # options, explanation, model answer: excerpts around a match
+    filters: tuple[tuple[str, str], ...]  # (filter, value): field, seniority, difficulty
+    terms: tuple[tuple[str, int], ...]  # (term, weight step), sorted by term
+
+
+def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
+    """The search document of one question in one locale."""
+    q = entry.question
+    catalog = bank.catalog
+    topic = catalog.fields[entry.field].specializations[entry.specialization].topics[entry.topic]
+    filters = [("field", entry.field), *(("seniority", s) for s in entry.seniorities)]
+    if q.difficulty:
+        filters.append(("difficulty", str(q.difficulty)))
+    prompt = [text_of(q.prompt[locale])]
+    options = [text_of(option[locale]) for option in (q.options or {}).values()]
+    rest = [
+        text_of(texts[locale])
+        for texts in (q.explanation, q.assesses, q.model_answer)
+        if texts and locale in texts
+    ]
+    return SearchDoc(
+        f"{url}#q-{entry.id}",
+        bank.name(topic.name, locale),
+        clip(prompt[0], SNIPPET),
+        clip(" · ".join(options + rest), MORE),
+        tuple(filters),
+        levels((prompt, options, rest), locale),
+    )
+
+
+def iter_docs(
+    bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+) -> Iterator[SearchDoc]:
+    """One document per question of ``bank`` in ``locale``, in bank order, made as they are
+    consumed (an index of 30,000 questions never holds all their terms at once);
+    ``topic_url(locale, entry)`` is the site-root URL of the entry's topic page
+    (``/en/backend/indexing/``)."""
+    for entry in bank.entries:
+        if locale in entry.locales:
+            yield question_doc(bank, entry, locale, topic_url(locale, entry))
+
+
+def bank_docs(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[SearchDoc]:
+    """``iter_docs`` as a list."""
+    return list(iter_docs(bank, locale, topic_url))

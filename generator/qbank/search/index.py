@@ -1,0 +1,380 @@
+"""The on-disk search index of a locale: its format, and the state it is written from.
+
+The index of a locale is a folder of small static files (``index_files``): terms files that
+map the terms starting with the same three letters (or a bucket of CJK terms) to their
+questions, documents files of ``CHUNK`` questions, and one bitmap per filter value.
+``assets/search.js`` downloads only what a query needs: the manifest, the terms file of each
+query word and the documents of the results it shows. Writing an index is plain Python over
+the documents; its bytes depend only on them.
+"""
+
+from __future__ import annotations
+
+import base64
+import bisect
+import json
+import operator
+import shutil
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qbank.search.documents import LEVELS, SearchDoc
+from qbank.search.tokenize import is_cjk, stemmer_spec
+
+INDEX_DIR = "api/search"
+"""Where a locale's index sits, under ``<locale>/`` (``<locale>/api/`` is reserved)."""
+FORMAT = 2
+CHUNK = 8
+"""Questions per documents file (a result list loads the chunks of the questions shown)."""
+PREFIX = 3
+"""Terms are filed by their first three characters, so a query word finds its one terms file
+at once: three characters or more match every term they start, shorter ones a whole term."""
+BUCKET_POSTINGS = 2000
+"""About how many postings of CJK terms share a terms file (CJK terms are filed by a hash:
+they are only ever looked up whole). Every bucket has its file, even an empty one, so the
+manifest only gives their number."""
+
+
+Pace = Callable[[Iterable[Any], int], Iterable[Any]]
+"""How a long loop of ``LocaleIndex.build`` is run: ``background.paced`` under serve."""
+
+
+def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
+    return items
+
+
+def bucket(term: str, buckets: int) -> int:
+    """The terms file of a CJK term: a 32-bit polynomial hash of its code points (the same
+    arithmetic as ``search.js``), modulo the number of buckets."""
+    h = 0
+    for char in term:
+        h = (h * 31 + ord(char)) & 0xFFFFFFFF
+    return h % buckets
+
+
+def shard_key(term: str, buckets: int) -> str:
+    """Which terms file holds ``term``: ``~<n>`` for CJK, else its first characters."""
+    return f"~{bucket(term, buckets)}" if term[0] >= "\u3040" and is_cjk(term) else term[:PREFIX]
+
+
+def shard_name(key: str) -> str:
+    """The file name of a terms file (code points in hex: any script, any file system)."""
+    return "-".join(f"{ord(c):x}" for c in key)
+
+
+@dataclass
+class IndexReport:
+    """What an indexing run wrote: documents per locale."""
+
+    languages: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def records(self) -> int:
+        """How many questions were indexed in all."""
+        return sum(self.languages.values())
+
+    def summary(self) -> str:
+        """One line for the build log."""
+        per = ", ".join(f"{lang} {n}" for lang, n in sorted(self.languages.items()))
+        return f"search index: {self.records} questions ({per or 'none'})"
+
+    @classmethod
+    def of(cls, docs: dict[str, list[SearchDoc]]) -> IndexReport:
+        """The report of indexing ``docs`` (documents by locale)."""
+        return cls(Counter({locale.lower(): len(d) for locale, d in docs.items()}))
+
+
+class SearchIndexError(Exception):
+    """The search index could not be written."""
+
+
+def _json(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _doc_number(code: int) -> int:
+    """The question a posting belongs to (``LEVELS * n + step`` → ``n``)."""
+    return code // LEVELS
+
+
+@dataclass
+class IndexChanges:
+    """Which files of a locale's index an update touched (``LocaleIndex.replace``)."""
+
+    shards: set[str] = field(default_factory=set)  # keys of terms files to write or delete
+    chunks: set[int] = field(default_factory=set)  # numbers of documents files to write
+    filters: bool = False  # f.json
+    manifest: bool = False  # index.json (the list of terms files or the CJK buckets)
+
+
+@dataclass
+class LocaleIndex:
+    """A locale's index in memory: what its files are made from, and what an edit updates.
+
+    - ``locale``: whose rules the manifest names (``stemmer_spec``);
+    - ``postings``: term → the codes of the questions holding it (``LEVELS * n + step``, the
+      term's weight step in question ``n``), a 32-bit array sorted by question (a
+      30,000-question locale has ~4 million postings: 16 MB this way);
+    - ``shown``: ``(url, topic, prompt, more)`` of each question, what a documents file lists;
+    - ``filters``: filter → value → bitmap of the questions it keeps (one bit per question);
+    - ``cjk``: how many postings CJK terms have, which sets ``buckets``, the number of terms
+      files CJK terms are hashed into;
+    - ``shards``: terms file key (``shard_key``) → its terms.
+
+    ``files`` writes it out (``index_files``); ``replace`` puts edited questions in place of
+    their old versions and says which files changed (``changed_files``), so that an edit
+    rewrites a few small files instead of the whole index.
+    """
+
+    locale: str = ""
+    postings: dict[str, array[int]] = field(default_factory=dict)
+    shown: list[tuple[str, str, str, str]] = field(default_factory=list)
+    filters: dict[str, dict[str, bytearray]] = field(default_factory=dict)
+    cjk: int = 0
+    buckets: int = 1
+    shards: dict[str, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, docs: Iterable[SearchDoc], locale: str, pace: Pace | None = None) -> LocaleIndex:
+        """The index of ``locale``'s ``docs`` (consumed once, in order: documents are not
+        kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
+        be able to come first)."""
+        index = cls(locale)
+        postings = index.postings
+        by_filter: dict[str, dict[str, list[int]]] = {}
+        for number, doc in enumerate(docs):
+            for term, step in doc.terms:
+                found = postings.get(term)
+                if found is None:
+                    postings[term] = found = array("i")
+                found.append(number * LEVELS + step)
+            index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
+            for name, value in doc.filters:
+                by_filter.setdefault(name, {}).setdefault(value, []).append(number)
+        width = (len(index.shown) + 7) // 8
+        for name, values in by_filter.items():
+            index.filters[name] = {}
+            for value, numbers in values.items():
+                bits = index.filters[name][value] = bytearray(width)
+                for number in numbers:
+                    bits[number >> 3] |= 1 << (number & 7)
+        pace = pace or _unpaced
+        terms = pace(postings.items(), 4096)
+        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
+        index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
+        for term in pace(postings, 4096):
+            index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
+        return index
+
+    # -- files
+
+    def shard_file(self, key: str) -> tuple[str, bytes]:
+        """The terms file ``key``: ``{term: postings}``, terms sorted, postings delta-coded."""
+        shard = {}
+        for term in sorted(self.shards.get(key, ())):
+            codes = self.postings[term]
+            shard[term] = [codes[0], *map(operator.sub, codes[1:], codes)]  # delta-coded
+        return f"t/{shard_name(key)}.json", _json(shard)
+
+    def chunk_file(self, number: int) -> tuple[str, bytes]:
+        """Documents file ``number``: ``[url, topic, prompt, more]`` of its ``CHUNK``
+        questions."""
+        return f"d/{number}.json", _json(self.shown[number * CHUNK : (number + 1) * CHUNK])
+
+    def filters_file(self) -> tuple[str, bytes]:
+        """``f.json``: per filter and value (sorted), its bitmap in base64."""
+        return "f.json", _json(
+            {
+                name: {
+                    value: base64.b64encode(bits).decode("ascii")
+                    for value, bits in sorted(values.items())
+                }
+                for name, values in sorted(self.filters.items())
+            }
+        )
+
+    def manifest_file(self) -> tuple[str, bytes]:
+        """``index.json``: format, sizes, CJK buckets, the stemmer and the terms files' keys."""
+        return "index.json", _json(
+            {
+                "format": FORMAT,
+                "docs": len(self.shown),
+                "chunk": CHUNK,
+                "prefix": PREFIX,
+                "buckets": self.buckets,
+                "levels": LEVELS,
+                "stem": stemmer_spec(self.locale),
+                "shards": "\n".join(sorted(k for k in self.shards if not k.startswith("~"))),
+            }
+        )
+
+    def files(self) -> Iterator[tuple[str, bytes]]:
+        """Every file of the index (path relative to its folder, bytes), one at a time."""
+        for key in sorted(self.shards.keys() | self._buckets()):
+            yield self.shard_file(key)
+        for number in range((len(self.shown) + CHUNK - 1) // CHUNK):
+            yield self.chunk_file(number)
+        yield self.filters_file()
+        yield self.manifest_file()
+
+    def changed_files(self, changes: IndexChanges) -> Iterator[tuple[str, bytes | None]]:
+        """The files ``changes`` touched (``None``: a terms file that no longer exists), the
+        manifest after the files it names and deletions last, so that a reader of the old
+        manifest finds its files until the new one is in place."""
+        present = self.shards.keys() | self._buckets()
+        for key in sorted(changes.shards & present):
+            yield self.shard_file(key)
+        for number in sorted(changes.chunks):
+            yield self.chunk_file(number)
+        if changes.filters:
+            yield self.filters_file()
+        if changes.manifest:
+            yield self.manifest_file()
+        for key in sorted(changes.shards - present):
+            yield f"t/{shard_name(key)}.json", None
+
+    def _buckets(self) -> set[str]:
+        """The keys of the CJK terms files (all of them are written)."""
+        return {f"~{n}" for n in range(self.buckets)}
+
+    # -- updates
+
+    def replace(self, edits: Iterable[tuple[int, SearchDoc, SearchDoc]]) -> IndexChanges:
+        """Put each edited question ``(n, old, new)`` in place of its old version (same number,
+        same URL) and say which files changed. Only the terms whose postings differ are
+        touched; when the CJK postings cross a multiple of ``BUCKET_POSTINGS`` every CJK term
+        is filed again under the new number of buckets."""
+        changes = IndexChanges()
+        touched: set[str] = set()
+        for number, old, new in edits:
+            if old.terms != new.terms:
+                before, after = dict(old.terms), dict(new.terms)
+                differ = {t for t in before.keys() | after.keys() if before.get(t) != after.get(t)}
+                for term in differ:
+                    self._post(term, number, after.get(term))
+                touched |= differ
+            shown = (new.url, new.topic, new.prompt, new.more)
+            if self.shown[number] != shown:
+                self.shown[number] = shown
+                changes.chunks.add(number // CHUNK)
+            if old.filters != new.filters:
+                self._filter(number, set(old.filters) - set(new.filters), False)
+                self._filter(number, set(new.filters) - set(old.filters), True)
+                changes.filters = True
+        self._file(touched, changes)
+        return changes
+
+    def _post(self, term: str, number: int, step: int | None) -> None:
+        """Set question ``number``'s posting of ``term`` to weight ``step`` (None: none)."""
+        codes = array("i")
+        if step is not None:
+            codes.append(number * LEVELS + step)
+        found = self.postings.get(term)
+        if found is None:
+            found = self.postings[term] = array("i")
+        start = bisect.bisect_left(found, number, key=_doc_number)
+        end = bisect.bisect_right(found, number, lo=start, key=_doc_number)
+        found[start:end] = codes
+        if is_cjk(term):
+            self.cjk += len(codes) - (end - start)
+        if not found:
+            del self.postings[term]
+
+    def _filter(self, number: int, pairs: set[tuple[str, str]], keep: bool) -> None:
+        """Set (``keep``) or clear question ``number``'s bit in the bitmaps of ``pairs``; a
+        value no question has any more leaves the filters (as ``build`` never lists it)."""
+        byte, bit = number >> 3, 1 << (number & 7)
+        for name, value in pairs:
+            values = self.filters.setdefault(name, {})
+            bits = values.get(value)
+            if bits is None:
+                bits = values[value] = bytearray((len(self.shown) + 7) // 8)
+            if keep:
+                bits[byte] |= bit
+                continue
+            bits[byte] &= ~bit & 0xFF
+            if bits.count(0) == len(bits):
+                del values[value]
+                if not values:
+                    del self.filters[name]
+
+    def _file(self, touched: set[str], changes: IndexChanges) -> None:
+        """File the ``touched`` terms in their terms files (a term without postings leaves
+        its file, a file without terms goes), refiling every CJK term when the number of
+        buckets changed."""
+        buckets = max(1, self.cjk // BUCKET_POSTINGS)
+        if buckets != self.buckets:
+            old_buckets = self._buckets()
+            old_keys = [key for key in self.shards if key.startswith("~")]
+            cjk_terms = {term for key in old_keys for term in self.shards.pop(key)}
+            cjk_terms |= {term for term in touched if is_cjk(term)}
+            self.buckets = buckets
+            for term in cjk_terms:
+                if term in self.postings:
+                    self.shards.setdefault(shard_key(term, buckets), set()).add(term)
+            changes.shards.update(old_keys, old_buckets)
+            changes.shards.update(self._buckets())
+            changes.manifest = True
+            touched = {term for term in touched if not is_cjk(term)}
+        for term in touched:
+            key = shard_key(term, self.buckets)
+            changes.shards.add(key)
+            members = self.shards.get(key)
+            if term in self.postings:
+                if members is None:
+                    members = self.shards[key] = set()
+                    changes.manifest = True
+                members.add(term)
+            elif members is not None:
+                members.discard(term)
+                if not members:
+                    del self.shards[key]
+                    changes.manifest = True
+
+
+def index_files(docs: Iterable[SearchDoc], locale: str) -> Iterator[tuple[str, bytes]]:
+    """A locale's index as files (path relative to its folder, bytes), one at a time.
+
+    - ``index.json``: format, number of questions, chunk size, prefix length, number of CJK
+      buckets, weight steps, the stemmer (``stemmer_spec``) and the list of terms files;
+    - ``t/<key>.json``: ``{term: postings}`` for the terms filed under ``key`` (see
+      ``shard_key``); a posting is ``LEVELS * n + step`` for question ``n`` and the term's
+      weight step there (``documents.levels``), sorted and delta-coded;
+    - ``d/<n>.json``: ``[url, topic, prompt, more]`` of questions ``n*CHUNK`` onwards;
+    - ``f.json``: per filter and value, a bitmap (base64) of the questions it keeps.
+
+    A query downloads the manifest, one terms file per query word and the chunks of the
+    results it shows; the bytes are the same for the same bank (sorted everywhere).
+    """
+    return LocaleIndex.build(docs, locale).files()
+
+
+def write_files(files: Iterable[tuple[str, bytes]], output: Path) -> None:
+    """Write an index's files into ``output`` (a new or empty folder)."""
+    for folder in ("t", "d"):
+        (output / folder).mkdir(parents=True, exist_ok=True)
+    for path, data in files:
+        (output / path).write_bytes(data)
+
+
+def write_index(docs: Iterable[SearchDoc], output: Path, locale: str) -> None:
+    """Write ``locale``'s index into the folder ``output`` (replaced)."""
+    try:
+        if output.exists():
+            shutil.rmtree(output)
+        write_files(index_files(docs, locale), output)
+    except OSError as error:
+        raise SearchIndexError(
+            f"the search index could not be written to {output}: {error}"
+        ) from None
+
+
+def write_site_index(site_dir: Path, docs: dict[str, list[SearchDoc]]) -> IndexReport:
+    """Write every locale's index into ``site_dir/<locale>/api/search/``."""
+    for locale, locale_docs in docs.items():
+        write_index(locale_docs, site_dir / locale / INDEX_DIR, locale)
+    return IndexReport.of(docs)

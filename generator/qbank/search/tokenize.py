@@ -1,0 +1,164 @@
+# ruff: noqa: RUF001, RUF002, RUF003  (Turkish letters in rules and comments)
+"""How search cuts text into terms: folding, segmentation and stemming, for the index and for
+queries alike. ``site_templates/assets/search.js`` mirrors every function here line for line
+(``tests/test_search_tokenize.py`` runs both over one list of cases); the data that varies by
+locale (the Turkish suffix rules) is written into each index's manifest (``stemmer_spec``), so
+the browser reads the very rules Python applied.
+
+- **Folding** (``fold``): Unicode NFC, lower case; Turkish and Azerbaijani with their own case
+  rules (``I`` → ``ı``, ``İ`` → ``i``) and then to ASCII (``değişken`` → ``degisken``,
+  ``SINIF`` → ``sınıf`` → ``sinif``), so a reader on a keyboard without ğ, ı, ş, ç, ö, ü types
+  the same term as the text holds. A Turkish suffix after an apostrophe (``Promise'ler``) is
+  dropped with it.
+- **Segmentation** (``words``): runs of letters, digits and ``_``; runs of Chinese, Japanese
+  and Korean characters (written without spaces) apart from the rest.
+- **Stemming** (``stem``): English by Snowball's English (Porter2) stemmer (the maintained
+  ``snowballstemmer`` package here, the same algorithm generated as JavaScript in
+  ``assets/snowball-english.js``); Turkish by the suffix rules below; other languages as they
+  are. Snowball's Turkish stemmer was tried and not used: it needs the Turkish letters to
+  check vowel harmony, so ASCII-typed words are left whole (``siniflar`` stays, while
+  ``sınıflar`` → ``sınıf``), and it strips bare words that end like a suffix while keeping the
+  inflected forms (``sayı`` → ``sa`` but ``sayılar`` → ``sayı``; ``olayı`` → ``ola`` but
+  ``olay`` → ``olay``), so a word and its inflections do not meet.
+- **CJK** (``terms``): each character alone and each pair of neighbours, so a single character
+  (``类``) finds every text holding it and a word whose characters are apart in the text
+  (``变量提升`` / ``变量被提升``) still finds it by its characters.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Any
+
+import snowballstemmer  # type: ignore[import-untyped]
+
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+"""Scripts written without spaces between words (kana, CJK ideographs, Hangul)."""
+_PIECES = re.compile(f"[{CJK}]+|[^\\W{CJK}]+")
+_CJK_RUN = re.compile(f"[{CJK}]+")
+_APOSTROPHE_SUFFIX = re.compile(r"['’][^\W\d_]+")
+_TURKIC = ("tr", "az")
+_TO_ASCII = str.maketrans("çğıöşüâîû", "cgiosuaiu")
+
+SNOWBALL = {"en": "english"}
+"""Locales (by language) stemmed by a Snowball algorithm (``assets/snowball-<name>.js``)."""
+
+TURKISH_SUFFIXES = (
+    # Written once here, applied to the ASCII-folded word; search.js reads them from the
+    # manifest. "-x": only after a consonant; "+x": only after a vowel (buffer letters).
+    *("lar", "ler"),  # plural
+    *("-im", "-um", "-imiz", "-umuz", "-iniz", "-unuz", "+si", "+su"),  # possessive
+    *("-in", "-un", "+nin", "+nun"),  # genitive
+    *("-i", "-u", "+yi", "+yu"),  # accusative
+    *("-a", "-e", "+ya", "+ye"),  # dative
+    *("da", "de", "ta", "te", "+nda", "+nde"),  # locative
+    *("dan", "den", "tan", "ten", "+ndan", "+nden"),  # ablative
+    *("ki",),  # relative (-daki, -deki)
+    *("la", "le", "+yla", "+yle"),  # instrumental
+    *("dir", "dur", "tir", "tur"),  # copula
+    *("mak", "mek"),  # infinitive
+)
+TURKISH_RULES: dict[str, Any] = {
+    "suffixes": list(TURKISH_SUFFIXES),
+    "min": 3,  # letters a stem keeps at least
+    "rounds": 6,  # suffixes stripped at most, one after another
+    "final": {"b": "p", "d": "t", "g": "k"},  # kitabı/kitap, kodu/kod, örneği/örnek
+}
+_VOWELS = frozenset("aeiou")
+
+
+def is_turkic(locale: str) -> bool:
+    """Whether ``locale`` follows Turkish case rules (Turkish, Azerbaijani)."""
+    return locale.lower().startswith(_TURKIC)
+
+
+def fold(text: str, locale: str) -> str:
+    """``text`` as terms are compared: NFC, lower case (Turkish case rules and then ASCII for
+    Turkish and Azerbaijani)."""
+    text = unicodedata.normalize("NFC", text)
+    if is_turkic(locale):
+        return text.replace("I", "ı").replace("İ", "i").lower().translate(_TO_ASCII)
+    return text.lower()
+
+
+def words(text: str, locale: str) -> list[str]:
+    """The folded pieces of ``text``: runs of letters, digits and ``_``, CJK runs apart (a
+    Turkish apostrophe suffix dropped first)."""
+    if is_turkic(locale):
+        text = _APOSTROPHE_SUFFIX.sub("", text)
+    return _PIECES.findall(fold(text, locale))
+
+
+def is_cjk(term: str) -> bool:
+    """Whether a term is made of CJK characters (a character or a pair)."""
+    return _CJK_RUN.fullmatch(term) is not None
+
+
+def _strip_turkish(word: str) -> str:
+    """A Turkish word (ASCII-folded) without its suffixes, by ``TURKISH_RULES``: the longest
+    suffix that leaves at least ``min`` letters with a vowel goes, up to ``rounds`` times; a
+    final b, d or g becomes p, t or k (consonant softening)."""
+    rules = TURKISH_RULES
+    for _ in range(rules["rounds"]):
+        best = ""
+        for rule in rules["suffixes"]:
+            suffix = rule.lstrip("+-")
+            if len(suffix) <= len(best) or not word.endswith(suffix):
+                continue
+            stem = word[: len(word) - len(suffix)]
+            if len(stem) < rules["min"] or not _VOWELS.intersection(stem):
+                continue
+            if rule[0] == "+" and stem[-1] not in _VOWELS:
+                continue
+            if rule[0] == "-" and stem[-1] in _VOWELS:
+                continue
+            best = suffix
+        if not best:
+            break
+        word = word[: len(word) - len(best)]
+    last = word[-1:]
+    final: dict[str, str] = rules["final"]
+    if len(word) > rules["min"] and last in final:
+        return word[:-1] + final[last]
+    return word
+
+
+@functools.cache
+def _snowball(name: str) -> Any:
+    """The Snowball stemmer ``name`` (made once)."""
+    return snowballstemmer.stemmer(name)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def stem(word: str, locale: str) -> str:
+    """The stem of a folded non-CJK word (the same at index and query time)."""
+    if is_turkic(locale):
+        return _strip_turkish(word)
+    name = SNOWBALL.get(locale.lower().split("-")[0].split("_")[0])
+    if name is None:
+        return word
+    return str(_snowball(name).stemWord(word))
+
+
+def stemmer_spec(locale: str) -> dict[str, Any] | None:
+    """How ``locale`` stems, for the index manifest: ``{"snowball": name}`` (search.js loads
+    ``assets/snowball-<name>.js``), ``{"suffixes": ...}`` (the Turkish rules) or None."""
+    if is_turkic(locale):
+        return TURKISH_RULES
+    name = SNOWBALL.get(locale.lower().split("-")[0].split("_")[0])
+    return {"snowball": name} if name else None
+
+
+def terms(text: str, locale: str) -> list[str]:
+    """The index terms of ``text``, in order, repeats kept: each word's stem; for a CJK run,
+    each character and each pair of neighbours."""
+    found: list[str] = []
+    for piece in words(text, locale):
+        if _CJK_RUN.match(piece):
+            found += piece
+            found += (piece[i : i + 2] for i in range(len(piece) - 1))
+        else:
+            found.append(stem(piece, locale))
+    return found

@@ -1,0 +1,268 @@
+# ruff: noqa: RUF001  (Turkish and Chinese postings)
+""" "Match a job description" in real Chromium over a real build of the sample bank (content/):
+postings written for these tests, three per locale, typed into the page; the expected topic
+ranks first, a second expected one among the first three, the seniority is the posting's."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+import pytest
+from sitebuild import ROOT, build_site
+
+pytestmark = pytest.mark.browser
+
+
+class Posting(NamedTuple):
+    locale: str
+    text: str
+    first: str  # field/topic expected first
+    also: str  # field/topic expected among the first three
+    level: str
+
+
+POSTINGS = {
+    "en-senior-distributed": Posting(
+        "en",
+        """Senior Machine Learning Engineer, Large-Scale Training
+
+We train foundation models on clusters of thousands of GPUs. You will scale our training
+stack with data, tensor and pipeline parallelism, tune FSDP and ZeRO sharding, cut the
+communication overhead between nodes (NCCL all-reduce over an InfiniBand interconnect) and
+keep gradient accumulation and checkpointing correct at scale. You will also profile training
+steps to find throughput bottlenecks, from the input pipeline to kernel launches.
+
+You have 6+ years of experience building ML systems and enjoy mentoring junior engineers.""",
+        "ml-engineer/distributed-training",
+        "ml-engineer/throughput-profiling",
+        "senior",
+    ),
+    "en-junior-databases": Posting(
+        "en",
+        """Junior Backend Developer (Databases)
+
+Join our payments team as an entry-level engineer. You will write SQL for PostgreSQL, read
+EXPLAIN ANALYZE output, add the right B-tree and composite indexes and fix slow queries that
+fall back to sequential scans. A grasp of transactions, isolation levels and deadlocks is a
+plus. Recent graduates are welcome to apply.""",
+        "backend-engineer/indexing-query-plans",
+        "backend-engineer/transactions-isolation",
+        "junior",
+    ),
+    "en-mid-streaming": Posting(
+        "en",
+        """Backend Engineer, Event Streaming (mid-level)
+
+You will design services that publish and consume events through Kafka: topics, partitions,
+consumer groups and offsets, at-least-once delivery, idempotent consumers, dead-letter queues
+and the transactional outbox pattern. You will also put Redis caches in front of our hottest
+read paths. About 3 years of experience with backend services.""",
+        "backend-engineer/message-queues",
+        "backend-engineer/caching",
+        "mid",
+    ),
+    "tr-senior-consensus": Posting(
+        "tr",
+        """Kıdemli Backend Mühendisi – Dağıtık Sistemler
+
+Ekibimiz yüksek erişilebilirlikli bir ödeme altyapısı geliştiriyor. Raft tabanlı konsensüs,
+lider seçimi, replikasyon gecikmesi ve çoğunluk (quorum) okuma ve yazmaları konusunda derin
+bilgi bekliyoruz. Ağ bölünmelerinde tutarlılığı koruyan sistemler tasarlamış olmalısınız.
+Önbellekleme deneyimi artı sayılır. En az 7 yıl deneyim.""",
+        "backend-engineer/replication-consensus",
+        "backend-engineer/caching",
+        "senior",
+    ),
+    "tr-junior-optimization": Posting(
+        "tr",
+        """Stajyer / Junior Makine Öğrenmesi Mühendisi
+
+Derin öğrenme modellerinin eğitiminde optimizasyon algoritmaları (SGD, Adam, AdamW),
+öğrenme oranı planlaması, aşırı öğrenme (overfitting) ve düzenlileştirme konularında temel
+bilgi arıyoruz. PyTorch ile model eğitmiş olmak, batch normalization ve dropout kavramlarını
+bilmek artıdır. Transformer mimarisine ilgi duyman güzel olur. Yeni mezunlar başvurabilir.""",
+        "ml-engineer/optimization",
+        "ml-engineer/attention-transformers",
+        "junior",
+    ),
+    "tr-mid-caching": Posting(
+        "tr",
+        """Backend Geliştirici (Orta seviye)
+
+Yoğun trafikli e-ticaret platformumuz için Redis ile önbellekleme katmanı kuracak, TTL ve
+önbellek geçersiz kılma stratejilerini belirleyecek, cache stampede gibi sorunları önleyecek
+bir takım arkadaşı arıyoruz. CDN ve LRU tahliye politikalarını bilmelisin. Kafka ile mesaj
+kuyrukları deneyimi tercih sebebidir. 3 yıl deneyim.""",
+        "backend-engineer/caching",
+        "backend-engineer/message-queues",
+        "mid",
+    ),
+    "zh-senior-throughput": Posting(
+        "zh",
+        """高级机器学习工程师（训练性能方向）
+
+职责：分析并优化大规模模型训练的吞吐量，使用 profiler 定位数据加载、kernel 启动和通信中的
+瓶颈，提升 GPU 利用率；推动混合精度（bf16/fp16）训练并保证数值稳定性。
+要求：5年以上相关经验，熟悉 CUDA 与 PyTorch。""",
+        "ml-engineer/throughput-profiling",
+        "ml-engineer/mixed-precision",
+        "senior",
+    ),
+    "zh-junior-transactions": Posting(
+        "zh",
+        """初级后端开发工程师（应届生可投）
+
+职责：参与订单系统的数据库开发，编写 SQL，理解事务与隔离级别，排查死锁与并发更新导致的
+问题。要求：了解 MySQL 或 PostgreSQL 的索引与 MVCC，能读懂执行计划。""",
+        "backend-engineer/transactions-isolation",
+        "backend-engineer/indexing-query-plans",
+        "junior",
+    ),
+    "zh-senior-transformers": Posting(
+        "zh",
+        """资深算法工程师（大模型方向）
+
+负责 Transformer 架构的研发与优化，包括自注意力机制、多头注意力、位置编码、KV 缓存与推理
+加速；熟悉 FlashAttention 者优先。了解优化器与学习率调度。三年以上 NLP 经验。""",
+        "ml-engineer/attention-transformers",
+        "ml-engineer/optimization",
+        "senior",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def sample_site(
+    tmp_path_factory: pytest.TempPathFactory, folder_server: Callable[..., Any]
+) -> Iterator[str]:
+    """The sample bank (content/) built by ``mkdocs build --strict`` (Material, instant
+    navigation) and served on 127.0.0.1; yields the base URL."""
+    tmp = tmp_path_factory.mktemp("match-site")
+    content = tmp / "content"
+    shutil.copytree(ROOT / "content", content)
+    with folder_server(tmp / "site") as url:
+        theme = {"name": "material", "font": False, "features": ["navigation.instant"]}
+        try:
+            build_site(tmp, content, theme=theme, site_url=url)
+        except subprocess.CalledProcessError as error:
+            pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
+        yield url
+
+
+@pytest.fixture
+def tab(browser: Any, sample_site: str, page_recorder: Callable[..., Any]) -> Iterator[Any]:
+    with page_recorder(browser, sample_site) as page:
+        yield page
+
+
+def match(tab: Any, posting: str) -> list[str]:
+    """Type ``posting`` into the match page and run it; the topics listed (field/topic)."""
+    box = tab.locator(".qb-match")
+    before = box.get_attribute("data-done") or "0"
+    box.locator(".qb-match__text").fill(posting)
+    box.locator(".qb-match__go").click()
+    tab.wait_for_function(
+        "(n) => (document.querySelector('.qb-match').dataset.done || '0') !== n", arg=before
+    )
+    items = box.locator(".qb-match__topic")
+    return [items.nth(i).get_attribute("data-topic") for i in range(items.count())]
+
+
+@pytest.mark.parametrize("name", list(POSTINGS))
+def test_posting_ranks_its_topics_first_and_infers_the_seniority(tab: Any, name: str) -> None:
+    posting = POSTINGS[name]
+    tab.goto(f"{posting.locale}/match/")
+    topics = match(tab, posting.text)
+    box = tab.locator(".qb-match")
+    assert topics[:1] == [posting.first], topics
+    assert posting.also in topics[:3], topics
+    assert box.get_attribute("data-lang") == posting.locale
+    assert box.get_attribute("data-level") == posting.level
+    # Why: the posting's own words that matched, on the first topic.
+    why = box.locator(".qb-match__topic").first.locator(".qb-match__why mark").all_inner_texts()
+    assert why
+    assert all(word.lower() in posting.text.lower() for word in why), why
+
+
+def test_a_posting_in_another_language_is_matched_in_its_own_and_shown_in_the_pages(
+    tab: Any,
+) -> None:
+    posting = POSTINGS["tr-senior-consensus"]
+    tab.goto("en/match/")
+    topics = match(tab, posting.text)
+    box = tab.locator(".qb-match")
+    assert topics[0] == posting.first
+    assert box.get_attribute("data-lang") == "tr"
+    first = box.locator(".qb-match__topic").first
+    assert first.locator(".qb-match__name").inner_text() == "Replication and consensus"
+    assert "/en/backend-engineer/replication-consensus/" in (
+        first.locator(".qb-match__name").get_attribute("href") or ""
+    )
+    assert "Senior" in box.locator(".qb-match__level").inner_text()
+
+
+def test_practice_link_starts_a_session_over_the_matched_topics_at_that_level(tab: Any) -> None:
+    posting = POSTINGS["en-mid-streaming"]
+    tab.goto("en/match/")
+    match(tab, posting.text)
+    link = tab.locator(".qb-match__practice")
+    href = link.get_attribute("href") or ""
+    assert "/en/backend-engineer/practice/?" in href
+    assert "level=mid" in href
+    chosen = re.search(r"topics=([^&]+)", href)
+    assert chosen
+    topics = chosen.group(1).replace("%2C", ",").split(",")
+    assert topics[0] == "message-queues"
+    link.click()
+    tab.wait_for_url(re.compile(r"/practice/"))
+    assert tab.locator("select.qb-practice-level").input_value() == "mid"
+    tab.locator(".qb-practice-count").fill("100")
+    tab.locator(".qb-start").click()
+    tab.locator(".qb-practice-q").wait_for()
+    seen = set()
+    for _ in range(100):  # skip through the session: each card is drawn at once
+        if not tab.locator(".qb-practice-q").count():
+            break
+        seen.add(tab.locator(".qb-practice-q").get_attribute("data-pid"))
+        tab.locator(".qb-practice-skip").click()
+    # Every question drawn is one of the chosen topics' mid-level questions.
+    practice = tab.evaluate(
+        "async () => (await (await fetch('../../api/practice/backend-engineer/mid.json')).json())"
+        ".questions"
+    )
+    allowed = {q["id"] for q in practice if q["topic"].split("/")[1] in topics}
+    seen.discard(None)
+    assert seen
+    assert seen <= allowed, (seen - allowed, topics)
+
+
+def test_only_the_match_page_loads_match_js_and_nothing_leaves_the_site(
+    tab: Any, sample_site: str
+) -> None:
+    tab.goto("en/")
+    link = tab.locator("a[href$='match/']").first
+    assert link.count() == 1
+    assert not [url for url in tab.requests if url.endswith("/match.js")]
+    tab.goto("zh/match/")
+    match(tab, POSTINGS["zh-senior-throughput"].text)
+    assert [url for url in tab.requests if url.endswith("/assets/match.js")]
+    assert all(url.startswith(sample_site) for url in tab.requests), tab.requests
+
+
+def test_empty_posting_says_what_to_do(tab: Any) -> None:
+    tab.goto("tr/match/")
+    assert match(tab, "   ") == []
+    assert tab.locator(".qb-match__status").inner_text() == "Önce bir iş ilanı yapıştırın."
+
+
+def test_match_page_works_after_instant_navigation(tab: Any) -> None:
+    tab.goto("en/")
+    tab.locator("a[href$='match/']").first.click()
+    tab.wait_for_url(re.compile(r"/en/match/$"))
+    tab.locator(".qb-match__text").wait_for()
+    topics = match(tab, POSTINGS["en-junior-databases"].text)
+    assert topics[0] == "backend-engineer/indexing-query-plans"

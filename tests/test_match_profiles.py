@@ -1,0 +1,85 @@
+# ruff: noqa: RUF001  (Turkish and Chinese terms)
+"""The topic profiles of "match my job description" (qbank/match.py), over the sample bank."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qbank.bank import Bank, load_bank
+from qbank.match import match_file, match_path, topic_profiles
+from qbank.problems import ContentError
+from qbank.render import render_site
+from qbank.search.tokenize import is_cjk, stemmer_spec, terms
+
+SAMPLE = Path(__file__).resolve().parent.parent / "content"
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return load_bank(SAMPLE)
+
+
+def profile(bank: Bank, locale: str, topic: str) -> dict[str, int]:
+    data = topic_profiles(bank, locale)
+    return next(t for t in data["topics"] if t["topic"] == topic)["terms"]
+
+
+def test_every_topic_in_catalog_order_with_its_names_and_counts(bank: Bank) -> None:
+    data = topic_profiles(bank, "tr")
+    assert [(t["field"], t["topic"]) for t in data["topics"]] == [
+        (f, t) for f, _s, t in bank.topics()
+    ]
+    caching = next(t for t in data["topics"] if t["topic"] == "caching")
+    assert caching["name"] == "Önbellekleme"
+    assert caching["specialization"] == "Dağıtık Sistemler"
+    entries = bank.by_topic["backend-engineer", "caching"]
+    assert caching["count"] == len([e for e in entries if "tr" in e.locales])
+    assert sum(caching["levels"].values()) >= caching["count"]
+    assert data["stem"] == stemmer_spec("tr")
+    assert data["seniorities"][2] == ["senior", "Kıdemli"]
+    assert "高级" in data["level_names"]["senior"]
+
+
+def test_weights_are_scaled_to_the_best_term_of_each_topic(bank: Bank) -> None:
+    for locale in ("en", "tr", "zh"):
+        for topic in topic_profiles(bank, locale)["topics"]:
+            weights = list(topic["terms"].values())
+            assert max(weights) == 100
+            assert all(1 <= w <= 100 for w in weights)
+
+
+def test_terms_are_cut_as_search_cuts_them(bank: Bank) -> None:
+    (kafka,) = terms("Kafka", "en")
+    assert kafka in profile(bank, "en", "message-queues")
+    (stem,) = terms("önbelleklemesi", "tr")  # a suffixed form meets the name's stem
+    assert stem in profile(bank, "tr", "caching")
+    zh = profile(bank, "zh", "caching")
+    assert "缓存" in zh
+    assert not [t for t in zh if is_cjk(t) and len(t) == 1]  # no lone characters
+
+
+def test_a_term_every_topic_shares_tells_nothing(bank: Bank) -> None:
+    (the,) = terms("the", "en")
+    assert all(the not in t["terms"] for t in topic_profiles(bank, "en")["topics"])
+
+
+def test_the_file_is_deterministic_json_written_with_the_data_files(bank: Bank) -> None:
+    first = match_file(bank, "zh")
+    assert first == match_file(load_bank(SAMPLE), "zh")
+    assert json.loads(first)["locale"] == "zh"
+    site = render_site(bank)
+    assert {match_path(loc) for loc in ("en", "tr", "zh")} <= set(site.files)
+    assert {f"{loc}/match/index.md" for loc in ("en", "tr", "zh")} <= set(site.pages)
+
+
+def test_a_field_named_like_the_match_page_is_a_content_error(small_bank: Path) -> None:
+    catalog = small_bank / "catalog.yaml"
+    catalog.write_text(catalog.read_text("utf-8").replace("  backend:", "  match:"), "utf-8")
+    (small_bank / "backend").rename(small_bank / "match")
+    with pytest.raises(ContentError) as caught:
+        render_site(load_bank(small_bank))
+    assert "fields.match" in caught.value.format_text()
+    assert "reserves" in caught.value.format_text()
