@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.qbank-installed
 
-.PHONY: serve test lint build bench clean
+.PHONY: serve test lint build bench clean publishers
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,14 @@ test: lint
 	$(BIN)/python -m pytest
 	$(BIN)/mkdocs build --strict -d build/site
 	$(BIN)/qbank verify build/site
+	$(MAKE) publishers
+
+# The sample bank through `qbank build`, published by each publisher without the plugin.
+publishers: $(STAMP)
+	$(BIN)/qbank build --out build/publish
+	for p in mkdocs properdocs; do NO_MKDOCS_2_WARNING=1 $(BIN)/$$p build --strict -q -f build/publish/mkdocs.yml -d site-$$p && $(BIN)/qbank verify build/publish/site-$$p || exit 1; done
+	$(BIN)/zensical build --strict -f build/publish/mkdocs.yml
+	$(BIN)/qbank verify build/publish/site
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

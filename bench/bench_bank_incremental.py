@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from qbank.bank import Checked, load_bank
-from qbank.cache import FileCache
+from qbank.incremental.cache import FileCache
 
 
 def _edit(path: Path, original: str, n: int) -> None:

@@ -2,6 +2,12 @@
 
     python bench/make_bank.py OUT [--questions 30000] [--fields 12]
         [--specializations-per-field 3] [--topics-per-field 10] [--locales en,tr,zh] [--seed 1]
+        [--lookalike]
+
+With ``--lookalike`` the prompts are templated instead: each is one of a few fixed opening
+lines, then every word of a small vocabulary (36 words) in a random order, then a short
+code block with random numbers, so that all prompts share nearly all their words; every
+300th question repeats the prompt before it with one word more (a true near-duplicate).
 
 The same arguments always write the same bytes. Texts are synthetic but realistic in length:
 prompts of 30-120 words, four options, explanations of 40-100 words; Turkish-looking words
@@ -172,14 +178,58 @@ def make_catalog(
     return folders
 
 
+class LookalikePrompts:
+    """Templated prompts that share nearly all their words (``--lookalike``)."""
+
+    OPENINGS = 3
+    NEAR_EVERY = 300  # every 300th question: the prompt before it, one word more
+
+    def __init__(self, rng: random.Random, makers: dict[str, TextMaker]) -> None:
+        self.rng = rng
+        self.vocabulary = {loc: maker.words[:36] for loc, maker in makers.items()}
+        self.openings = {
+            loc: [maker.words_text(8) for _ in range(self.OPENINGS)]
+            for loc, maker in makers.items()
+        }
+        self.last: dict[str, tuple[str, str, str]] = {}
+
+    def prompts(self, n: int, locales: list[str]) -> dict[str, str]:
+        """The prompt of question ``n`` in every locale."""
+        rng = self.rng
+        if n % self.NEAR_EVERY == self.NEAR_EVERY // 2 and self.last:
+            parts = {
+                loc: (opening, body + self._gap(loc) + self.vocabulary[loc][n % 36], code)
+                for loc, (opening, body, code) in self.last.items()
+            }
+        else:
+            opening = n % self.OPENINGS
+            a, b, op = rng.randrange(100), rng.randrange(100), rng.choice("+-*")
+            code = f"```python\nx = {a}\ny = {b}\nprint(x {op} y)\n```"
+            parts = {}
+            for loc in locales:
+                words = list(self.vocabulary[loc])
+                rng.shuffle(words)
+                parts[loc] = (self.openings[loc][opening], self._gap(loc).join(words), code)
+            self.last = parts
+        return {loc: "\n\n".join(parts[loc]) for loc in locales}
+
+    @staticmethod
+    def _gap(locale: str) -> str:
+        return "" if locale == "zh" else " "
+
+
 def question_text(
-    n: int, rng: random.Random, makers: dict[str, TextMaker], locales: list[str]
+    n: int,
+    rng: random.Random,
+    makers: dict[str, TextMaker],
+    locales: list[str],
+    prompts: dict[str, str] | None = None,
 ) -> str:
-    """One question file's YAML."""
+    """One question file's YAML (with ``prompts``: these prompts)."""
     kind = "open" if n % 10 == 9 else "choice"
     multi = kind == "choice" and n % 10 == 4
     difficulty = 1 + n % 3
-    code = _code_block(rng) if n % 5 == 0 else ""
+    code = _code_block(rng) if n % 5 == 0 and prompts is None else ""
     lines = [f"id: {_uuid7(rng, n)}"]
     if kind == "choice" or n % 20 == 9:
         lines.append(f"difficulty: {difficulty}")
@@ -188,7 +238,7 @@ def question_text(
     lines.append(f"tags: [tag-{n % 50}, area-{n % 7}]")
     lines.append("prompt:")
     for loc in locales:
-        body = makers[loc].words_text(rng.randint(30, 120))
+        body = prompts[loc] if prompts else makers[loc].words_text(rng.randint(30, 120))
         if code:
             body = body + "\n\n" + code
         lines.append(f"  {loc}: |")
@@ -225,20 +275,25 @@ def make_bank(
     topics: int = 10,
     locales: tuple[str, ...] = ("en", "tr", "zh"),
     seed: int = 1,
+    lookalike: bool = False,
 ) -> int:
-    """Write the bank into ``out`` (replaced when it exists); return the number of files."""
+    """Write the bank into ``out`` (replaced when it exists); return the number of files.
+    ``lookalike``: templated prompts (``LookalikePrompts``)."""
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     rng = random.Random(seed)
     makers = {loc: TextMaker(rng, loc) for loc in locales}
     folders = make_catalog(out, fields, specs, topics, makers)
+    templated = LookalikePrompts(rng, makers) if lookalike else None
     for folder in {f"{f}/{t}" for f, t in folders}:
         (out / folder).mkdir(parents=True)
     for n in range(questions):
         field_key, topic_key = folders[n % len(folders)]
         path = out / field_key / topic_key / f"q-{n:06d}.yaml"
-        path.write_text(question_text(n, rng, makers, list(locales)), encoding="utf-8")
+        prompts = templated.prompts(n, list(locales)) if templated else None
+        text = question_text(n, rng, makers, list(locales), prompts)
+        path.write_text(text, encoding="utf-8")
     return questions
 
 
@@ -252,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--topics-per-field", type=int, default=10)
     parser.add_argument("--locales", default="en,tr,zh")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--lookalike", action="store_true", help="templated prompts sharing nearly all words"
+    )
     args = parser.parse_args(argv)
     locales = tuple(loc for loc in args.locales.split(",") if loc)
     unknown = [loc for loc in locales if loc not in ("en", "tr", "zh")]
@@ -259,7 +317,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown locale(s) {', '.join(unknown)}; expected some of en, tr, zh")
     specs = min(args.specializations_per_field, args.topics_per_field)
     count = make_bank(
-        args.out, args.questions, args.fields, specs, args.topics_per_field, locales, args.seed
+        args.out,
+        args.questions,
+        args.fields,
+        specs,
+        args.topics_per_field,
+        locales,
+        args.seed,
+        args.lookalike,
     )
     print(f"wrote {count} questions to {args.out}", file=sys.stderr)
     return 0

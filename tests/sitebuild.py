@@ -6,6 +6,7 @@ A plain module (not conftest.py) so test files in any folder can import it by na
 from __future__ import annotations
 
 import base64
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -231,3 +232,45 @@ def write_serve_config(folder: Path) -> None:
         "plugins": [{"qbank": {"content_dir": "content"}}],
     }
     (folder / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+
+
+PUBLISHERS = ("mkdocs", "properdocs", "zensical")
+"""The publishers of a ``qbank build`` tree (each run without the qbank plugin)."""
+
+
+def write_tree(folder: Path, content_dir: Path, **overrides: Any) -> Path:
+    """Write an mkdocs.yml (with the qbank plugin, as a site has it) in ``folder`` and run a
+    real ``qbank build`` of ``content_dir``; return the tree's folder."""
+    config: dict[str, Any] = {
+        "site_name": "Small Bank",
+        "site_url": "https://example.org/bank/",
+        "repo_url": "https://github.com/qbank-dev/qbank",
+        "theme": {"name": "material"},
+        "plugins": [{"qbank": {"content_dir": str(content_dir)}}, "tags"],
+    }
+    config.update(overrides)
+    (folder / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    out = folder / "tree"
+    command = ["build", "--out", str(out), "--content", str(content_dir)]
+    subprocess.run(
+        [str(Path(sys.executable).parent / "qbank"), *command],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out
+
+
+def publish_tree(tree: Path, publisher: str) -> Path:
+    """Run ``publisher`` (one of ``PUBLISHERS``) strictly on the tree; return the site."""
+    command = [str(Path(sys.executable).parent / publisher), "build", "--strict"]
+    subprocess.run(
+        [*command, "-f", str(tree / "mkdocs.yml")],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    return tree / "site"

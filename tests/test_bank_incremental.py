@@ -18,9 +18,8 @@ import pytest
 import yaml
 
 from qbank.bank import INCREMENTAL_UP_TO, Checked, check_bank
-from qbank.cache import FileCache
+from qbank.incremental.cache import FileCache
 
-STATE = "bank.cross_file"  # where load_bank keeps the cross-file state in FileCache.derived
 TEXT_KEYS = ("prompt", "explanation", "assesses", "model_answer")
 
 
@@ -282,10 +281,10 @@ def test_random_edits_give_the_same_bank_and_problems(
     seen = {"near": 0, "same": 0, "updated": 0}
     steps = editor.steps()
     for n in range(20):
-        state = cache.derived.get(STATE)
+        state = cache.derived.cross_file
         step = f"step {n}: {next(steps)}"
         problems = _assert_same_as_from_scratch(root, cache, step)
-        seen["updated"] += cache.derived.get(STATE) is state
+        seen["updated"] += cache.derived.cross_file is state
         seen["near"] += any("nearly the same prompt" in p for p in problems)
         seen["same"] += any(": same prompt as" in p for p in problems)
     # The comparisons above meant something: pairs were there, and the state was updated
@@ -305,19 +304,19 @@ def test_many_changed_files_are_checked_in_full(generated: Path, tmp_path: Path)
     # Comments only: every file read again, none changed for the cross-file checks.
     for path in editor.files()[: INCREMENTAL_UP_TO + 1]:
         editor.write_text(path, "# touched\n" + path.read_text("utf-8"))
-    state = cache.derived.get(STATE)
+    state = cache.derived.cross_file
     _assert_same_as_from_scratch(root, cache, "many files touched")
-    assert cache.derived.get(STATE) is state, "updated"
+    assert cache.derived.cross_file is state, "updated"
     for path in editor.files()[: INCREMENTAL_UP_TO + 1]:
         data = editor.read(path)
         data["prompt"]["en"] = editor.reworded(data["prompt"]["en"])
         editor.write(path, data)
     _assert_same_as_from_scratch(root, cache, "many prompts changed")
-    assert cache.derived.get(STATE) is not state, "computed again, not updated"
+    assert cache.derived.cross_file is not state, "computed again, not updated"
     editor.make_near()
-    state = cache.derived.get(STATE)
+    state = cache.derived.cross_file
     _assert_same_as_from_scratch(root, cache, "one more edit")
-    assert cache.derived.get(STATE) is state, "updated"
+    assert cache.derived.cross_file is state, "updated"
 
 
 def test_a_changed_catalog_starts_the_cross_file_state_again(
@@ -329,8 +328,8 @@ def test_a_changed_catalog_starts_the_cross_file_state_again(
     _seed_pairs(editor, 3)
     cache: FileCache[Checked] = FileCache()
     _assert_same_as_from_scratch(root, cache, "first load")
-    state = cache.derived.get(STATE)
+    state = cache.derived.cross_file
     catalog = root / "catalog.yaml"
     editor.write_text(catalog, "# edited\n" + catalog.read_text("utf-8"))
     _assert_same_as_from_scratch(root, cache, "catalog edited")
-    assert cache.derived.get(STATE) is not state, "computed again, not updated"
+    assert cache.derived.cross_file is not state, "computed again, not updated"

@@ -10,7 +10,7 @@ import yaml
 from sitebuild import write_small_bank
 
 from qbank.bank import Checked, load_bank
-from qbank.cache import FileCache
+from qbank.incremental.cache import FileCache
 from qbank.problems import ContentError
 from qbank.render import BodyCache, RenderOptions, render_site
 

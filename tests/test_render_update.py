@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from qbank.bank import Bank, load_bank
-from qbank.cache import FileCache
+from qbank.incremental.cache import FileCache
 from qbank.render import (
     PLACEHOLDER_NUMBER,
     BodyCache,

@@ -116,12 +116,12 @@ def test_parallel_check_reports_the_same(
         text = _question(3000 + n, _choice(prompt)).decode()
         (broken_bank / TOPIC / f"ok-{n}.yaml").write_text(text, encoding="utf-8")
     sequential = check_bank(broken_bank)[1]
-    monkeypatch.setattr("qbank.bank.PARALLEL_FROM", 2)
-    monkeypatch.setattr("qbank.bank._CHUNK", 3)  # both processes take several chunks
+    monkeypatch.setattr("qbank.parallel.PARALLEL_FROM", 2)
+    monkeypatch.setattr("qbank.parallel.CHUNK", 3)  # both processes take several chunks
     parallel = check_bank(broken_bank)[1]
     assert sorted(parallel) == sorted(sequential)
     assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
-    monkeypatch.setattr("qbank.bank.PARALLEL_FROM", 10**9)
+    monkeypatch.setattr("qbank.parallel.PARALLEL_FROM", 10**9)
     assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
     assert any("nearly the same prompt" in p.message for p in parallel)
 
@@ -131,7 +131,7 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
 ) -> None:
     """Prompts are compared by the hash of their normalized text; two different prompts
     whose hashes collide are not reported as the same prompt, two equal ones are."""
-    import qbank.bank
+    import qbank.rules
     from qbank.bank import check_bank, validate_bank
 
     content = tmp_path / "content"
@@ -140,8 +140,8 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
     for n, prompt in enumerate(texts):
         data = _question(4000 + n, _choice(prompt))
         (content / TOPIC / f"collide-{n}.yaml").write_bytes(data)
-    keys = qbank.bank.prompt_keys
-    monkeypatch.setattr(qbank.bank, "prompt_keys", lambda text: (0, keys(text)[1]))
+    keys = qbank.rules.prompt_keys
+    monkeypatch.setattr(qbank.rules, "prompt_keys", lambda text: (0, keys(text)[1]))
     for problems in (check_bank(content)[1], validate_bank(content)[1]):
         same = [p for p in problems if "same prompt as" in p.message]
         assert [(Path(p.path).name, p.message.rsplit("/", 1)[1]) for p in same] == [

@@ -15,7 +15,7 @@ import pytest
 from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
-import qbank.bank
+import qbank.rules
 from qbank.bank import check_bank
 from qbank.problems import errors_in
 
@@ -87,8 +87,8 @@ def test_forced_unsafe_content_is_neutralised_by_the_renderer(
     for path in (content / xss.TOPIC_DIR).glob("*.yaml"):
         if "tags:" in path.read_text("utf-8"):
             path.unlink()  # a tag outside the pattern cannot be forced past the model
-    monkeypatch.setattr(qbank.bank, "unsafe_parts", lambda text: [])
-    monkeypatch.setattr(qbank.bank, "local_images", lambda text: [])
+    monkeypatch.setattr(qbank.rules, "unsafe_parts", lambda text: [])
+    monkeypatch.setattr(qbank.rules, "local_images", lambda text: [])
     site = xss.build_rendered(tmp_path, content)
     assert len(list((site / "en/web/t").glob("index.html"))) == 1
     page = (site / "en/web/t/index.html").read_text("utf-8")

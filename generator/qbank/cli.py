@@ -11,6 +11,7 @@ import click
 from qbank import __version__
 from qbank.bank import CATALOG_FILE, Bank, check_bank, load_bank, validate_bank
 from qbank.problems import ContentError, errors_in, format_problems
+from qbank.progress import Report, no_progress, shown
 
 DEFAULT_CONTENT = "content"
 
@@ -20,6 +21,9 @@ content_option = click.option(
     default=DEFAULT_CONTENT,
     show_default=True,
     help="The content folder (the one holding catalog.yaml).",
+)
+quiet_option = click.option(
+    "--quiet", "-q", is_flag=True, help="Show no progress (it goes to stderr, after 2 s)."
 )
 
 
@@ -34,9 +38,9 @@ def _bank_root(path: Path) -> Path:
     return path
 
 
-def _load(content: Path) -> Bank:
+def _load(content: Path, progress: Report = no_progress) -> Bank:
     try:
-        return load_bank(content)
+        return load_bank(content, progress=progress)
     except ContentError as exc:
         raise click.ClickException(
             exc.format_text() + "\nthe bank has errors; run `qbank validate` for details"
@@ -60,7 +64,8 @@ def main() -> None:
     help="How to print problems.",
 )
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
-def validate(paths: tuple[Path, ...], style: str, strict: bool) -> None:
+@quiet_option
+def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> None:
     """Check every question file of the bank and report every problem in one run.
 
     PATHS are content folders or files inside them (default: ./content); the whole bank
@@ -74,9 +79,11 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool) -> None:
             raise click.ClickException(
                 f"{root}: no such content folder; expected a folder holding {CATALOG_FILE}"
             )
-        questions, found = validate_bank(root)
-        problems += found
-        counted += questions
+    with shown("validate", quiet=quiet) as progress:
+        for root in roots:
+            questions, found = validate_bank(root, progress)
+            problems += found
+            counted += questions
     if problems or style == "json":  # JSON readers always get a list, even an empty one
         click.echo(format_problems(problems, style))
     errors = errors_in(problems)
@@ -204,6 +211,7 @@ def translations_status(content: Path) -> None:
 @click.option("--locale", default=None, help="Locale of the text (default: tr, zh).")
 @click.option("--seniority", default=None, help="Seniority of interview questions.")
 @click.option("--write", is_flag=True, help="Write the files (default: only show them).")
+@quiet_option
 def import_(
     kind: str,
     source: Path,
@@ -213,6 +221,7 @@ def import_(
     locale: str | None,
     seniority: str | None,
     write: bool,
+    quiet: bool,
 ) -> None:
     """Turn SOURCE into question files and catalog entries; a dry run unless --write.
 
@@ -235,21 +244,23 @@ def import_(
     from qbank.importers import SourceError, apply_plan, plan_import, read_source
     from qbank.problems import display_path
 
-    try:
-        parsed = read_source(
-            kind,
-            source,
-            display_path(source),
-            field=field,
-            topic=topic,
-            locale=locale,
-            seniority=seniority,
-        )
-        plan = plan_import(content, parsed)
-    except SourceError as exc:
-        raise click.ClickException(str(exc)) from None
-    if write:
-        apply_plan(plan)
+    with shown("import", quiet=quiet) as progress:
+        progress("reading the source", 0, 0)
+        try:
+            parsed = read_source(
+                kind,
+                source,
+                display_path(source),
+                field=field,
+                topic=topic,
+                locale=locale,
+                seniority=seniority,
+            )
+            plan = plan_import(content, parsed, progress)
+        except SourceError as exc:
+            raise click.ClickException(str(exc)) from None
+        if write:
+            apply_plan(plan, progress)
     for line in plan.report(written=write):
         click.echo(line)
     new = len(plan.new_files)
@@ -259,7 +270,8 @@ def import_(
         err=True,
     )
     if write:
-        _bank, problems = check_bank(content)
+        with shown("import", quiet=quiet) as progress:
+            _bank, problems = check_bank(content, progress=progress)
         if errors_in(problems):
             click.echo(format_problems(errors_in(problems), "text"), err=True)
             raise click.ClickException("the bank has errors after the import")
@@ -270,7 +282,8 @@ def import_(
 @click.argument("out", type=click.Path(path_type=Path))
 @click.option("--locale", default=None, help="One locale (default: every catalog locale).")
 @content_option
-def export(kind: str, out: Path, locale: str | None, content: Path) -> None:
+@quiet_option
+def export(kind: str, out: Path, locale: str | None, content: Path, quiet: bool) -> None:
     """Export the bank for other tools: json, anki (.apkg) or moodle (Moodle XML).
 
     With --locale, OUT is the file to write; without it, OUT is a folder that gets one
@@ -279,11 +292,12 @@ def export(kind: str, out: Path, locale: str | None, content: Path) -> None:
     """
     from qbank.exporters import export as export_bank
 
-    bank = _load(content)
-    try:
-        paths = export_bank(bank, kind, out, locale)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+    with shown("export", quiet=quiet) as progress:
+        bank = _load(content, progress)
+        try:
+            paths = export_bank(bank, kind, out, locale, progress)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
     for path in paths:
         click.echo(path.as_posix())
 
@@ -309,3 +323,47 @@ def verify(site_dir: Path, content: Path) -> None:
         click.echo(f"{len(problems)} problem(s) in {display_path(site_dir)}", err=True)
         sys.exit(1)
     click.echo(f"ok: {len(bank.entries)} question(s) verified in {display_path(site_dir)}")
+
+
+@main.command()
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default="build/publish",
+    show_default=True,
+    help="Where to write the docs tree (its mkdocs.yml, docs/ and overrides/).",
+)
+@click.option(
+    "--config-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default="mkdocs.yml",
+    show_default=True,
+    help="The site's mkdocs.yml whose settings the tree's config carries (optional).",
+)
+@click.option("--watch", is_flag=True, help="Keep the tree up to date on edits of the bank.")
+@content_option
+@quiet_option
+def build(out: Path, config_file: Path, watch: bool, content: Path, quiet: bool) -> None:
+    """Write the bank as a docs tree that MkDocs, ProperDocs or Zensical publishes without
+    the qbank plugin: `mkdocs build -f OUT/mkdocs.yml` (or `properdocs build -f …`,
+    `zensical build -f …`). Only files whose bytes changed are rewritten.
+    """
+    from qbank.docstree import TreeBuilder
+    from qbank.problems import display_path
+
+    builder = TreeBuilder(content, out, config_file)
+    try:
+        with shown("build", quiet=quiet) as progress:
+            report = builder.build(progress)
+    except ContentError as exc:
+        raise click.ClickException(
+            exc.format_text() + "\nnothing was written; the tree is as it was"
+        ) from None
+    click.echo(
+        f"{display_path(out)}: {len(report.written)} file(s) written, "
+        f"{report.unchanged} unchanged, {len(report.removed)} removed"
+    )
+    if watch:
+        from qbank.docswatch import watch_tree
+
+        watch_tree(builder, click.echo)

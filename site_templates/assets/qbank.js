@@ -1143,7 +1143,23 @@
   }, true);
 
   /* ---------------------------------------------------------------- per page */
+  /* One build of every locale (`qbank build`'s tree): an instant navigation into another
+     locale loads that page in full, so its language (Material's and these strings) follows. */
+  function crossedLocale() {
+    if (!siteRoot || location.href.indexOf(siteRoot) !== 0) return false;
+    var first = decodeURIComponent(location.href.slice(siteRoot.length).split(/[\/?#]/)[0]);
+    var langs = Array.prototype.map.call(
+      document.querySelectorAll(".md-select__link[hreflang]"),
+      function (a) { return a.getAttribute("hreflang").toLowerCase(); });
+    return langs.indexOf(first.toLowerCase()) >= 0 &&
+      first.toLowerCase() !== (document.documentElement.lang || "").toLowerCase();
+  }
+
   function page() {
+    if (crossedLocale()) {
+      location.reload();
+      return;
+    }
     fresh = {};
     undoable = null;
     var qs = pageQuestions();

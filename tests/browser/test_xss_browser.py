@@ -18,7 +18,7 @@ import pytest
 from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
-import qbank.bank
+import qbank.rules
 
 _LIVE_HANDLERS = """() => {
   const found = [];
@@ -58,8 +58,8 @@ def forced_site(
         if "tags:" in path.read_text("utf-8"):
             path.unlink()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(qbank.bank, "unsafe_parts", lambda text: [])
-        patch.setattr(qbank.bank, "local_images", lambda text: [])
+        patch.setattr(qbank.rules, "unsafe_parts", lambda text: [])
+        patch.setattr(qbank.rules, "local_images", lambda text: [])
         site = xss.build_rendered(tmp, content)
     with folder_server(site) as url:
         yield url, site

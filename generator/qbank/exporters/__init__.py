@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from qbank.bank import Bank
+from qbank.progress import Report, no_progress
 
 FORMATS = {"json": ".json", "anki": ".apkg", "moodle": ".xml"}
 ANKI_MISSING = (
@@ -39,7 +40,9 @@ def _writer(kind: str) -> Callable[[Bank, str, Path], None]:
     raise ValueError(f"unknown export format {kind!r}; expected one of {', '.join(FORMATS)}")
 
 
-def export(bank: Bank, kind: str, out: Path, locale: str | None = None) -> list[Path]:
+def export(
+    bank: Bank, kind: str, out: Path, locale: str | None = None, progress: Report = no_progress
+) -> list[Path]:
     """Write ``kind`` for one locale to the file ``out``, or, without a locale, one file per
     catalog locale into the folder ``out`` (``bank.<locale>.<ext>``); return the paths."""
     write = _writer(kind)
@@ -55,7 +58,8 @@ def export(bank: Bank, kind: str, out: Path, locale: str | None = None) -> list[
         return [out]
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for loc in locales:
+    for n, loc in enumerate(locales):
+        progress(f"exporting {kind}", n, len(locales))
         path = out / f"bank.{loc}{FORMATS[kind]}"
         write(bank, loc, path)
         paths.append(path)

@@ -23,6 +23,7 @@ from qbank.importers.source import FABRICATED, KNOWN_NAMES, Parsed, SourceError,
 from qbank.loader import read_document
 from qbank.model import Question
 from qbank.problems import display_path
+from qbank.progress import Report, no_progress
 from qbank.scaffold import schema_comment
 
 QUESTION_KEY_ORDER = tuple(Question.model_fields)
@@ -70,7 +71,7 @@ class Plan:
         return [c for c in self.files if c.status == "new"]
 
 
-def plan_import(content: Path, parsed: Parsed) -> Plan:
+def plan_import(content: Path, parsed: Parsed, progress: Report = no_progress) -> Plan:
     """Merge ``parsed`` into the bank at ``content`` on paper; raise ``SourceError``."""
     catalog_path = content / CATALOG_FILE
     original = _read_catalog(catalog_path) if catalog_path.exists() else None
@@ -80,7 +81,7 @@ def plan_import(content: Path, parsed: Parsed) -> Plan:
         catalog_text = dump_catalog(merged)
     plan = Plan(content, catalog_text, changes)
     _check_questions(parsed, merged)
-    existing = existing_ids(content)
+    existing = existing_ids(content, progress)
     taken: set[Path] = set()
     for question in parsed.questions:
         found = existing.get(question.id)
@@ -106,7 +107,7 @@ def plan_import(content: Path, parsed: Parsed) -> Plan:
     return plan
 
 
-def apply_plan(plan: Plan) -> list[Path]:
+def apply_plan(plan: Plan, progress: Report = no_progress) -> list[Path]:
     """Write the plan's catalog and new files; return the paths written."""
     written: list[Path] = []
     if plan.catalog_text is not None:
@@ -114,7 +115,8 @@ def apply_plan(plan: Plan) -> list[Path]:
         path = plan.content / CATALOG_FILE
         path.write_text(plan.catalog_text, encoding="utf-8")
         written.append(path)
-    for change in plan.new_files:
+    for n, change in enumerate(plan.new_files):
+        progress("writing files", n, len(plan.new_files))
         change.path.parent.mkdir(parents=True, exist_ok=True)
         with change.path.open("x", encoding="utf-8") as handle:  # "x": never overwrite
             handle.write(change.text)
@@ -143,20 +145,22 @@ def _check_questions(parsed: Parsed, catalog: dict[str, Any]) -> None:
             ) from None
 
 
-def existing_ids(content: Path) -> dict[str, Path]:
+def existing_ids(content: Path, progress: Report = no_progress) -> dict[str, Path]:
     """The id of every question file already in the content folder."""
-    found: dict[str, Path] = {}
-    if not content.is_dir():
-        return found
+    paths: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(content):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            if not name.endswith(".yaml") or name == CATALOG_FILE:
-                continue
-            path = Path(dirpath) / name
-            doc = read_document(path, display_path(path))
-            if isinstance(doc.data, dict) and isinstance(doc.data.get("id"), str):
-                found.setdefault(doc.data["id"], path)
+        paths += [
+            Path(dirpath) / name
+            for name in sorted(filenames)
+            if name.endswith(".yaml") and name != CATALOG_FILE
+        ]
+    found: dict[str, Path] = {}
+    for n, path in enumerate(paths):
+        progress("reading the bank's ids", n, len(paths))
+        doc = read_document(path, display_path(path))
+        if isinstance(doc.data, dict) and isinstance(doc.data.get("id"), str):
+            found.setdefault(doc.data["id"], path)
     return found
 
 

@@ -8,7 +8,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import urljoin
 
 from mkdocs.config import base
@@ -21,42 +20,16 @@ from qbank.render import RenderedSite, RenderOptions
 from qbank.search import search_settings
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
-
-ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
-LAZY_ASSETS = (
-    "assets/snowball-english.js",
-    "assets/match.js",
-    "assets/saved.js",
-)  # (pages load them)
-REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
-DEFAULT_FEATURES = (
-    "navigation.instant",
-    "navigation.tracking",
-    "navigation.sections",
-    "navigation.prune",
-    "navigation.top",
-    "navigation.indexes",
-    "content.action.edit",
-    "toc.follow",
+from qbank.theme import (
+    ASSETS,
+    DEFAULT_PALETTE,
+    REQUIRED_EXTENSIONS,
+    branch_of,
+    default_features,
+    escaped_nav,
+    link_options,
+    material_language,
 )
-DEFAULT_PALETTE = [
-    {
-        "media": "(prefers-color-scheme: light)",
-        "scheme": "default",
-        "toggle": {"icon": "material/weather-night", "name": "Switch to dark mode"},
-    },
-    {
-        "media": "(prefers-color-scheme: dark)",
-        "scheme": "slate",
-        "toggle": {"icon": "material/weather-sunny", "name": "Switch to light mode"},
-    },
-]
-# From this many topics on, the default features leave out ``navigation.sections``: Material
-# then renders fields as collapsed items (``navigation.prune`` keeps only the open path)
-# instead of expanding every field's specializations on every page (work of pages times nav).
-LEAN_NAV_FROM_TOPICS = 60
-# Material's language codes where they differ from the bank's locale codes.
-MATERIAL_LANGUAGES = {"zh-hant": "zh-Hant", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
 
 TopicUrl = Callable[[str, Entry], str]
 
@@ -106,13 +79,8 @@ class Repository:
 
 def _branch(config: MkDocsConfig, default: str) -> str:
     """The branch from a user-set ``edit_uri`` such as ``edit/main/docs/``, else ``default``."""
-    parts = (config.edit_uri or "").strip("/").split("/")
-    if (
-        internals.written_by_user(config, "edit_uri")
-        and len(parts) >= 2
-        and parts[0] in ("edit", "blob", "tree")
-    ):
-        return parts[1]
+    if internals.written_by_user(config, "edit_uri"):
+        return branch_of(config.edit_uri or "", default)
     return default
 
 
@@ -120,22 +88,14 @@ def render_options(
     config: MkDocsConfig, repository: Repository, report_template: str
 ) -> RenderOptions:
     """The render options: edit and report links into the repository when there is one."""
-    if not config.repo_url:
-        return RenderOptions(content_dir=repository.path, placeholders=True)
-    repo = config.repo_url.rstrip("/") + "/"
-    edit_root = f"edit/{repository.branch}/"
-    if internals.written_by_user(config, "edit_uri") and config.edit_uri:
-        # edit_uri points at the docs folder (edit/main/docs/); questions sit beside it.
-        parts = config.edit_uri.strip("/").split("/")
-        if parts and parts[-1] == Path(config.docs_dir).name and len(parts) > 2:
-            parts = parts[:-1]
-        edit_root = "/".join(parts) + "/"
-    return RenderOptions(
-        edit_url=urljoin(repo, edit_root + repository.path + "/"),
-        report_url=urljoin(repo, "issues/new"),
-        report_template=report_template,
-        content_dir=repository.path,
-        placeholders=True,
+    edit_uri = config.edit_uri if internals.written_by_user(config, "edit_uri") else ""
+    return link_options(
+        config.repo_url or "",
+        edit_uri or "",
+        Path(config.docs_dir).name,
+        repository.path,
+        repository.branch,
+        report_template,
     )
 
 
@@ -149,23 +109,14 @@ def topic_url(use_directory_urls: bool) -> TopicUrl:
     return url
 
 
-def _escaped_nav(nav: Any) -> Any:
-    """The nav with every title (a catalog name) HTML-escaped; paths unchanged."""
-    if isinstance(nav, list):
-        return [_escaped_nav(item) for item in nav]
-    if isinstance(nav, dict):
-        return {html.escape(str(k)): _escaped_nav(v) for k, v in nav.items()}
-    return nav
-
-
 def configure_site(config: MkDocsConfig, shared: Shared) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
     extensions and assets of ``shared.locale``'s build."""
     bank, locale = shared.bank, shared.locale
     # Material writes nav titles and the site name into HTML unescaped: escape them.
-    config.nav = _escaped_nav(shared.site.nav[locale])
+    config.nav = escaped_nav(shared.site.nav[locale])
     config.site_name = html.escape(shared.site.titles[locale])
-    config.theme["language"] = MATERIAL_LANGUAGES.get(locale.lower(), locale)
+    config.theme["language"] = material_language(locale)
     config.extra["qbank_locale"] = locale
     config.extra["qbank_strings"] = strings_for(locale)["widget"]  # (partials/header.html)
     # qbank's own index (qbank.search, written after the build) replaces Material's search.
@@ -187,10 +138,7 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
     if not config.theme.get("palette"):
         config.theme["palette"] = DEFAULT_PALETTE
     if not config.theme.get("features"):
-        features = list(DEFAULT_FEATURES)
-        if sum(1 for _ in bank.topics()) >= LEAN_NAV_FROM_TOPICS:
-            features.remove("navigation.sections")
-        config.theme["features"] = features
+        config.theme["features"] = default_features(bank)
     for extension in REQUIRED_EXTENSIONS:
         if extension not in config.markdown_extensions:
             config.markdown_extensions.append(extension)

@@ -14,10 +14,11 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
-from qbank.plugin.config import ASSETS, LAZY_ASSETS, Shared
+from qbank.plugin.config import Shared
 from qbank.render import PLACEHOLDER, Slot, page_paths
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
+from qbank.theme import ASSETS, LAZY_ASSETS
 
 _HEADING_OR_PLACEHOLDER = re.compile(
     r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'

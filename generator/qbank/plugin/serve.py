@@ -31,7 +31,7 @@ from mkdocs.structure.files import Files, InclusionLevel
 
 from qbank import background
 from qbank.bank import Bank, Checked, Entry, load_bank
-from qbank.cache import FileCache
+from qbank.incremental.cache import FileCache
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import Superseded, replace, write_deferred

@@ -1,5 +1,6 @@
-"""Per-file results kept across rebuilds (``mkdocs serve``): a file is read again only when
-its stamp (modification time in ns, size, inode) changed since the result was stored.
+"""What ``mkdocs serve`` keeps across rebuilds of the bank: each question file's result,
+used again while the file's stamp (modification time in ns, size, inode) is unchanged, and
+what the last load computed over all the files together (``BankMemory``).
 
 Paths are plain strings: a rebuild stamps every file of the bank (30,000 at the largest
 size measured), and building a ``pathlib.Path`` per file costs more than the ``stat`` itself.
@@ -8,19 +9,30 @@ size measured), and building a ``pathlib.Path`` per file costs more than the ``s
 from __future__ import annotations
 
 import os
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from qbank.stamps import Stamp
+
+if TYPE_CHECKING:
+    from qbank.bank import Entry
+    from qbank.incremental.crossfile import CrossFileState
+    from qbank.incremental.load import IncrementalLoading
+    from qbank.listing import Listing
+    from qbank.loader import Document
+    from qbank.model import Catalog
 
 T = TypeVar("T")
-Stamp = tuple[int, int, int]
 
 
-def stamp(path: str | os.PathLike[str]) -> Stamp | None:
-    """The file's (mtime_ns, size, inode), or None when it cannot be read."""
-    try:
-        st = os.stat(path)  # noqa: PTH116 (a Path per file costs more than the stat)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+@dataclass
+class BankMemory:
+    """What a load computed over the whole bank, for the next load to update."""
+
+    catalog: tuple[Stamp, Document, Catalog | None] | None = None  # read while it had Stamp
+    listing: Listing | None = None  # every folder's part of the listing
+    order: tuple[list[Entry], list[Entry]] | None = None  # entries as listed, and in order
+    cross_file: CrossFileState | None = None  # see ``qbank.incremental.crossfile``
 
 
 class FileCache(Generic[T]):
@@ -28,22 +40,25 @@ class FileCache(Generic[T]):
 
     The context key holds what the per-file results depend on besides the file itself (for
     question files: the catalog's stamp), so a changed catalog re-checks every file.
-
-    ``derived`` holds what a load computed over all the files together (for the bank: the
-    cross-file checks' state, see ``qbank.bank``), for the next load to update instead of
-    computing it again; it is forgotten with the per-file results.
+    ``derived`` is forgotten with the per-file results.
     """
 
     def __init__(self) -> None:
         self.context: object = None
         self.results: dict[str, tuple[Stamp, T]] = {}
-        self.derived: dict[str, object] = {}
+        self.derived = BankMemory()
+
+    def loading(self) -> IncrementalLoading:
+        """The stages of a load of the bank that use this cache (``qbank.bank.Loading``)."""
+        from qbank.incremental.load import IncrementalLoading
+
+        return IncrementalLoading(self)  # type: ignore[arg-type]
 
     def use_context(self, context: object) -> None:
         """Forget every stored result unless ``context`` equals the one they were made in."""
         if context != self.context:
             self.results.clear()
-            self.derived.clear()
+            self.derived = BankMemory()
             self.context = context
 
     def get(self, path: str, current: Stamp | None) -> T | None:

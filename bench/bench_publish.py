@@ -1,0 +1,174 @@
+"""Publish bench: ``qbank build``'s tree published by MkDocs, ProperDocs and Zensical, next to
+the qbank plugin and plain Material on the same synthetic bank.
+
+    python bench/bench_publish.py [--questions 3000] [--runs 1] [--work /tmp/qbank-bench]
+        [--preview]
+
+Each figure is wall time, CPU time and peak memory of the process tree (``run.measure``):
+
+- ``qbank build`` writing the tree from nothing;
+- ``qbank build`` again with nothing changed (only files whose bytes changed are written);
+- ``mkdocs build``, ``properdocs build``, ``zensical build --clean`` of that tree (no plugin);
+- the qbank plugin (``mkdocs build``, every locale and its search) and plain Material (the
+  same questions as hand-written pages, ``run.write_plain``), as in ``bench/run.py``.
+
+``--preview`` also times edit → preview once per edit: ``qbank build --watch`` and
+``zensical serve`` run, a question's English prompt is rewritten, and the served topic page
+is polled until it shows the edit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from make_bank import make_bank  # noqa: E402
+from run import (  # noqa: E402
+    BIN,
+    _edited,
+    _free_port,
+    _get,
+    _row,
+    measure,
+    median_of,
+    run_mkdocs,
+    write_plain,
+    write_qbank,
+)
+
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def write_tree(content: Path, project: Path) -> list[str]:
+    """A project folder with an mkdocs.yml naming the bank; the ``qbank build`` command."""
+    write_qbank(content, project)
+    return [
+        str(BIN / "qbank"),
+        "build",
+        "--out",
+        str(project / "tree"),
+        "--content",
+        str(content),
+    ]
+
+
+def timed(runs: int, command: list[str], cwd: Path) -> dict[str, float]:
+    """Medians of ``runs`` runs of ``command`` in ``cwd``."""
+    return median_of(runs, lambda _: measure(command, cwd))
+
+
+def preview(project: Path, content: Path, edits: int) -> list[float]:
+    """Seconds from rewriting a question file to ``zensical serve`` serving the edit."""
+    tree = project / "tree"
+    port = _free_port()
+    log = (project / "preview.log").open("wb")
+    files = sorted(content.glob("*/*/*.yaml"))
+    target = files[len(files) // 2]
+    page = f"/en/{target.parent.parent.name}/{target.parent.name}/"
+    watch = subprocess.Popen(
+        [*write_tree(content, project), "--watch"], cwd=project, stdout=log, stderr=log, env=ENV
+    )
+    serve = subprocess.Popen(
+        [str(BIN / "zensical"), "serve", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
+        cwd=tree,
+        stdout=log,
+        stderr=log,
+        env=ENV,
+    )
+    times: list[float] = []
+    original = target.read_text("utf-8")
+    try:
+        deadline = time.monotonic() + 3600
+        while _get(port, page) is None:
+            if time.monotonic() > deadline or serve.poll() is not None:
+                raise SystemExit(f"zensical serve did not start; see {project / 'preview.log'}")
+            time.sleep(0.5)
+        time.sleep(5.0)  # the watcher's first look at the bank
+        for n in range(edits):
+            marker = f"Publishedit{n}x{os.getpid()}"
+            time.sleep(2.0)
+            start = time.perf_counter()
+            target.write_text(_edited(original, marker, "one locale"), "utf-8")
+            while True:
+                body = _get(port, page)
+                if body is not None and marker in body:
+                    break
+                if time.perf_counter() - start > 600:
+                    raise SystemExit("the served page never showed the edit")
+                time.sleep(0.05)
+            times.append(time.perf_counter() - start)
+    finally:
+        target.write_text(original, "utf-8")
+        for process in (serve, watch):
+            process.terminate()
+            process.wait(30)
+        log.close()
+    return times
+
+
+def print_preview(seconds: list[float]) -> None:
+    print(
+        f"  edit → preview (qbank build --watch + zensical serve): median "
+        f"{statistics.median(seconds):.2f} s ({', '.join(f'{t:.2f}' for t in seconds)})",
+        flush=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=3000)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/qbank-bench"))
+    parser.add_argument("--preview", action="store_true", help="time edit → zensical serve")
+    parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--preview-only", action="store_true", help="only edit → preview")
+    args = parser.parse_args(argv)
+    work: Path = args.work.resolve()
+    content = work / f"bank-{args.questions}"
+    if not (content / ".bench-stamp").is_file():
+        make_bank(content, args.questions)
+        (content / ".bench-stamp").write_text("ok")
+    print(f"bank: {args.questions} questions in en, tr, zh ({content}); runs: {args.runs}")
+    project = work / f"publish-{args.questions}"
+    tree = project / "tree"
+    command = write_tree(content, project)
+    if args.preview_only:
+        measure(command, project)  # the tree the server starts from
+        print_preview(preview(project, content, args.edits))
+        return 0
+
+    def cold(_: int) -> dict[str, float]:
+        shutil.rmtree(tree, ignore_errors=True)
+        return measure(command, project)
+
+    print(_row("qbank build (tree from nothing)", median_of(args.runs, cold)), flush=True)
+    again = median_of(args.runs, lambda _: measure(command, project))
+    print(_row("qbank build (nothing changed)", again), flush=True)
+    publishers = {
+        "mkdocs build (tree, no plugin)": ["mkdocs", "build", "-q", "-f", "mkdocs.yml"],
+        "properdocs build (tree)": ["properdocs", "build", "-q", "-f", "mkdocs.yml"],
+        "zensical build --clean (tree)": ["zensical", "build", "--clean", "-f", "mkdocs.yml"],
+    }
+    for name, (tool, *rest) in publishers.items():
+        print(_row(name, timed(args.runs, [str(BIN / tool), *rest], tree)), flush=True)
+    plugin = work / f"qbank-{args.questions}"
+    write_qbank(content, plugin)
+    print(_row("qbank plugin (mkdocs build)", median_of(args.runs, lambda _: run_mkdocs(plugin))))
+    plain = work / f"plain-{args.questions}"
+    write_plain(content, plain, quiz=False)
+    print(_row("plain Material + its search", median_of(args.runs, lambda _: run_mkdocs(plain))))
+    if args.preview:
+        print_preview(preview(project, content, args.edits))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

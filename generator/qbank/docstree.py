@@ -1,0 +1,378 @@
+"""The build script's output: a publisher-neutral docs tree of the bank (``qbank build``).
+
+Any publisher that reads ``mkdocs.yml`` and runs no qbank plugin (MkDocs 1.6 with Material,
+ProperDocs, Zensical) publishes it. The folder ``out`` holds::
+
+    mkdocs.yml     the user's config (read, not imported) with the nav, the theme settings,
+                   the assets and qbank's settings; no qbank plugin, no built-in search
+    docs/          every locale's pages (``render_site`` without placeholders: each question's
+                   Markdown heading, then its HTML), the images, the practice and JSON API
+                   files, each locale's search index and sitemap, and the assets
+    overrides/     the theme overrides (``site_templates/overrides``) and a language partial
+                   that gives each page its locale's language (one build holds every locale)
+    site/          where the publisher writes the site (``site_dir``; Zensical requires it
+                   inside the config's folder)
+
+Never imports MkDocs. Writing is deterministic and rewrites only the files whose bytes
+changed; files of ``docs/`` and ``overrides/`` that the bank no longer makes are removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from qbank.bank import Bank, Checked, Entry, load_bank
+from qbank.incremental.cache import FileCache
+from qbank.problems import ContentError, Problem, display_path
+from qbank.progress import Report, no_progress
+from qbank.render import (
+    BodyCache,
+    RenderedSite,
+    RenderOptions,
+    gone_entries,
+    render_site,
+    update_site,
+)
+from qbank.search import INDEX_DIR, index_files, iter_docs, search_settings
+from qbank.sitemaps import locale_sitemap
+from qbank.strings import strings_for
+from qbank.templates import TEMPLATES
+from qbank.theme import (
+    ASSETS,
+    DEFAULT_PALETTE,
+    LAZY_ASSETS,
+    REQUIRED_EXTENSIONS,
+    branch_of,
+    default_features,
+    escaped_nav,
+    link_options,
+    material_language,
+)
+
+CONFIG = "mkdocs.yml"
+DOCS = "docs"
+OVERRIDES = "overrides"
+SITE = "site"
+DEFAULT_OUT = Path("build/publish")
+# Plugins the tree leaves out of the config: qbank itself (the tree is its output), the
+# built-in search (qbank writes its own index) and tags (one build holds every locale, so a
+# tags index would mix them).
+_DROPPED_PLUGINS = {"qbank", "search", "material/search", "tags", "material/tags"}
+# Page actions pointing into the repository at the page's file: a tree page has none there
+# (Zensical makes an edit link even from an empty edit_uri; the features hide it).
+_EDIT_FEATURES = {"content.action.edit", "content.action.view"}
+_TITLE = re.compile(r'\A(---\ntitle: ")([^"\n]*)(")', re.MULTILINE)
+
+LANGUAGE_PARTIAL = """\
+{#- Written by `qbank build`: the language of the page's locale (the first segment of its
+    URL), so that one build of every locale speaks each page's language; other pages
+    keep theme.language. -#}
+{% set url = page.url if page is defined and page and page.url else "" %}
+{% set ns = namespace(language=config.theme.language | d("en", true)) %}
+{% for locale, code in (config.extra.qbank_languages or {}) | items %}
+  {% if url[:locale | length + 1] == locale ~ "/" %}{% set ns.language = code %}{% endif %}
+{% endfor %}
+{% import "partials/languages/" ~ ns.language ~ ".html" as lang %}
+{% import "partials/languages/en.html" as fallback %}
+{% macro t(key) %}{{ lang.t(key) or fallback.t(key) or key }}{% endmacro %}
+"""
+
+
+class Tagged:
+    """A YAML value under a tag the tree keeps as written (``!ENV``, ``!!python/name:``)."""
+
+    def __init__(self, tag: str, node: yaml.Node) -> None:
+        self.tag, self.node = tag, node
+
+
+class _Reader(yaml.SafeLoader):
+    """Reads the user's mkdocs.yml without running any of its tags."""
+
+
+def _keep_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Tagged:
+    return Tagged(node.tag, node)
+
+
+_Reader.add_multi_constructor("!", _keep_tag)
+_Reader.add_multi_constructor("tag:yaml.org,2002:python/", _keep_tag)
+
+
+class _Writer(yaml.SafeDumper):
+    """Writes the tree's config, tagged values back as they were read."""
+
+
+_Writer.add_representer(Tagged, lambda dumper, value: value.node)
+
+
+def read_user_config(path: Path) -> dict[str, Any]:
+    """The user's mkdocs.yml as data (its tags kept, not run); {} when there is none."""
+    if not path.is_file():
+        return {}
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Reader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = Problem(display_path(path), line, col, "", str(error.problem), "valid YAML")
+        raise ContentError([problem]) from None
+    if data is not None and not isinstance(data, dict):
+        problem = Problem(display_path(path), 1, 1, "", "not a mapping", "mkdocs.yml settings")
+        raise ContentError([problem])
+    return data or {}
+
+
+def _name(item: Any) -> str:
+    """A plugin's or Markdown extension's name in a config list (a string or a 1-key map)."""
+    return str(next(iter(item))) if isinstance(item, dict) and item else str(item)
+
+
+def _with_required_extensions(extensions: Any) -> list[Any]:
+    items = list(extensions) if isinstance(extensions, list) else []
+    if isinstance(extensions, dict):
+        items = [{k: v} if v else k for k, v in extensions.items()]
+    names = {_name(item) for item in items}
+    items += [name for name in REQUIRED_EXTENSIONS if name not in names]
+    out: list[Any] = []
+    for item in items:
+        if _name(item) == "toc":
+            settings = dict(item["toc"] or {}) if isinstance(item, dict) else {}
+            settings.setdefault("permalink", True)
+            item = {"toc": settings}
+        out.append(item)
+    return out
+
+
+def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[str, Any]:
+    """The tree's mkdocs.yml: the user's settings, and what the plugin would set."""
+    catalog = bank.catalog
+    default = catalog.default_locale
+    config = {k: v for k, v in user.items() if k not in ("INHERIT", "hooks", "nav")}
+    config["site_name"] = escape(site.titles[default])
+    config["docs_dir"] = DOCS
+    config["site_dir"] = SITE
+    # The tree's files are not in the repository: no page edit button (each question keeps
+    # its edit link, made from the user's repo_url and edit_uri); see _EDIT_FEATURES.
+    config["edit_uri"] = ""
+    # One build holds every locale: the nav lists each under its language's name.
+    nav: list[Any] = ["index.md"]
+    nav += [{strings_for(loc)["language_name"]: site.nav[loc]} for loc in catalog.locales]
+    config["nav"] = escaped_nav(nav)
+    theme = user.get("theme")
+    theme = dict(theme) if isinstance(theme, dict) else {"name": theme or "material"}
+    if theme.get("custom_dir"):  # the tree's overrides take its place
+        theme.pop("custom_dir")
+    theme.update(custom_dir=OVERRIDES, language=material_language(default), font=False)
+    theme.setdefault("palette", DEFAULT_PALETTE)
+    features = theme.get("features") or default_features(bank)
+    theme["features"] = [f for f in features if f not in _EDIT_FEATURES]
+    config["theme"] = theme
+    plugins = user.get("plugins") or []
+    if isinstance(plugins, dict):
+        plugins = [{k: v} if v else k for k, v in plugins.items()]
+    config["plugins"] = [p for p in plugins if _name(p) not in _DROPPED_PLUGINS]
+    config["markdown_extensions"] = _with_required_extensions(user.get("markdown_extensions"))
+    for key, suffix in (("extra_css", ".css"), ("extra_javascript", ".js")):
+        kept = [item for item in user.get(key) or [] if str(item) not in ASSETS]
+        config[key] = kept + [asset for asset in ASSETS if asset.endswith(suffix)]
+    extra = dict(user.get("extra") or {})
+    extra["qbank_locale"] = default
+    extra["qbank_strings"] = strings_for(default)["widget"]
+    extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
+    extra["qbank_search"] = search_settings(bank)
+    extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}
+    extra["alternate"] = [
+        {"name": strings_for(loc)["language_name"], "link": f"{loc}/index.html", "lang": loc}
+        for loc in catalog.locales
+    ]
+    config["extra"] = extra
+    return config
+
+
+def _tree_options(options: RenderOptions) -> RenderOptions:
+    return dataclasses.replace(options, placeholders=False, defer_files=True, locales=())
+
+
+def _escape_title(markdown: str) -> str:
+    """A page's front-matter title HTML-escaped (a catalog name: Material does not escape it)."""
+    return _TITLE.sub(lambda m: m.group(1) + escape(m.group(2), quote=False) + m.group(3), markdown)
+
+
+def _topic_url(locale: str, entry: Entry) -> str:
+    return f"/{locale}/{entry.field}/{entry.topic}/"
+
+
+def _search_files(bank: Bank, locale: str) -> Iterator[tuple[str, bytes]]:
+    """A locale's search index (``search.index_files``), as tree files."""
+    for relative, data in index_files(iter_docs(bank, locale, _topic_url), locale):
+        yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
+
+
+def tree_files(
+    bank: Bank,
+    site: RenderedSite,
+    config: dict[str, Any],
+    fields: Collection[str] | None = None,
+    own_docs: Path | None = None,
+    locales: Collection[str] | None = None,
+) -> Iterator[tuple[str, bytes]]:
+    """Every file of the tree but the site: (path relative to ``out``, bytes); with
+    ``fields``, of the practice files only those of these fields; with ``locales``, the JSON
+    API, practice files and search index of those locales only. The files of ``own_docs``
+    (the user's docs_dir: hand-written pages) come along where the bank makes no file."""
+    yield CONFIG, _config_text(config).encode()
+    made = {*site.pages, *site.files, *ASSETS, *LAZY_ASSETS}
+    if own_docs is not None and own_docs.is_dir():
+        for found in sorted(own_docs.rglob("*")):
+            relative = found.relative_to(own_docs).as_posix()
+            if found.is_file() and relative not in made and not relative.startswith("."):
+                yield f"{DOCS}/{relative}", found.read_bytes()
+    for path in sorted(site.pages):
+        yield f"{DOCS}/{path}", _escape_title(site.pages[path]).encode()
+    for path in sorted(site.files):
+        yield f"{DOCS}/{path}", site.files[path]
+    for locale in bank.catalog.locales:
+        sitemap = locale_sitemap(bank, locale, str(config.get("site_url") or ""))
+        yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
+        if locales is not None and locale not in locales:
+            continue
+        produce = site.deferred.get(locale)
+        limits = {} if fields is None else {"fields": fields}
+        for path, chunks in produce(**limits) if produce else ():
+            yield f"{DOCS}/{path}", b"".join(chunks)
+        yield from _search_files(bank, locale)
+    for asset in (*ASSETS, *LAZY_ASSETS):
+        yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
+    overrides = TEMPLATES / "overrides"
+    for found in sorted(overrides.rglob("*")):
+        if found.is_file():
+            yield f"{OVERRIDES}/{found.relative_to(overrides).as_posix()}", found.read_bytes()
+    yield f"{OVERRIDES}/partials/language.html", LANGUAGE_PARTIAL.encode()
+
+
+def _config_text(config: dict[str, Any]) -> str:
+    head = (
+        "# Written by `qbank build` from the bank and the mkdocs.yml beside it: do not edit\n"
+        "# (edit that file or the bank, then run `qbank build` again).\n"
+    )
+    body = yaml.dump(config, Dumper=_Writer, allow_unicode=True, sort_keys=False, width=100)
+    return head + body
+
+
+@dataclass
+class TreeReport:
+    """What a write of the tree did."""
+
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    removed: list[str] = field(default_factory=list)
+
+
+def sync(
+    out: Path, files: Iterable[tuple[str, bytes]], keep: Callable[[str], bool] = lambda _: False
+) -> TreeReport:
+    """Write ``files`` under ``out``, each only when its bytes changed (under a temporary
+    name first); remove the files of ``docs/`` and ``overrides/`` neither among them nor
+    kept by ``keep(path)``."""
+    report = TreeReport()
+    seen: set[str] = set()
+    for relative, data in files:
+        seen.add(relative)
+        target = out / relative
+        try:
+            if target.stat().st_size == len(data) and target.read_bytes() == data:
+                report.unchanged += 1
+                continue
+        except OSError:
+            pass
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.part")
+        temporary.write_bytes(data)
+        temporary.replace(target)
+        report.written.append(relative)
+    for folder in (DOCS, OVERRIDES):
+        for path in sorted((out / folder).rglob("*"), reverse=True):
+            relative = path.relative_to(out).as_posix()
+            if path.is_file() and relative not in seen and not keep(relative):
+                path.unlink()
+                report.removed.append(relative)
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+    return report
+
+
+@dataclass
+class TreeBuilder:
+    """Writes the tree of the bank at ``content`` into ``out``; kept across builds (``qbank
+    build --watch``), it reloads only changed question files and renders again only the
+    pages that show changed questions (``load_bank`` with a ``FileCache``, ``update_site``)."""
+
+    content: Path
+    out: Path
+    config_file: Path
+    report_template: str = "question-problem.yml"
+    files: FileCache[Checked] = field(default_factory=FileCache)
+    bodies: BodyCache = field(default_factory=BodyCache)
+    bank: Bank | None = None
+    site: RenderedSite | None = None
+
+    def options(self, user: dict[str, Any]) -> RenderOptions:
+        """Edit and report links as the plugin makes them from the same config."""
+        config_dir = self.config_file.resolve().parent
+        content_root = self.content.resolve()
+        relative = os.path.relpath(content_root, config_dir).replace(os.sep, "/")
+        path = content_root.name if relative.startswith("..") else relative
+        edit_uri = str(user.get("edit_uri") or "")
+        return link_options(
+            str(user.get("repo_url") or ""),
+            edit_uri,
+            Path(str(user.get("docs_dir") or "docs")).name,
+            path,
+            branch_of(edit_uri, "main"),
+            self.report_template,
+        )
+
+    def forget(self) -> None:
+        """Render every page at the next build (a site template changed)."""
+        self.bank, self.site, self.bodies = None, None, BodyCache()
+
+    def build(self, progress: Report = no_progress) -> TreeReport:
+        """Load, render and write the tree; raises ``ContentError`` (nothing written) when
+        the bank has errors. ``progress`` hears of the load's phases."""
+        bank = load_bank(self.content, self.files, progress)
+        user = read_user_config(self.config_file)
+        options = _tree_options(self.options(user))
+        update, before = None, self.bank
+        if before is not None and self.site is not None:
+            update = update_site(before, self.site, bank, options, self.bodies)
+        site = update.site if update is not None else render_site(bank, options, self.bodies)
+        self.bank, self.site = bank, site
+        self.out.mkdir(parents=True, exist_ok=True)
+        config = tree_config(user, bank, site)
+        own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
+        if update is None or before is None:
+            return sync(self.out, tree_files(bank, site, config, own_docs=own))
+        # An edit: the data files (JSON API, practice, search index) of the locales of the
+        # changed questions, of their practice files those of the fields touched; the others
+        # stay. Every page is made again and compared.
+        fields = update.fields
+        changed = [*gone_entries(before, bank), *gone_entries(bank, before)]
+        locales = {locale for entry in changed for locale in entry.locales}
+
+        def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
+            parts = path.split("/")
+            if len(parts) < 4 or parts[2] != "api":
+                return False
+            practice = len(parts) > 5 and parts[3] == "practice" and parts[4] not in fields
+            return parts[1] not in locales or practice
+
+        files = tree_files(bank, site, config, fields, own, locales)
+        return sync(self.out, files, untouched)

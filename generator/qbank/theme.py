@@ -1,0 +1,109 @@
+"""The Material settings a qbank site needs, whoever publishes it: the assets, Markdown
+extensions, default features and palette, the language codes, the escaped nav, and the
+edit/report links into the repository. Pure data and functions (no MkDocs): the plugin
+(``qbank.plugin.config``) and the build script (``qbank.docstree``) both read them."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+from urllib.parse import urljoin
+
+from qbank.bank import Bank
+from qbank.render import RenderOptions
+
+ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
+LAZY_ASSETS = (
+    "assets/snowball-english.js",
+    "assets/match.js",
+    "assets/saved.js",
+)  # (pages load them)
+REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
+DEFAULT_FEATURES = (
+    "navigation.instant",
+    "navigation.tracking",
+    "navigation.sections",
+    "navigation.prune",
+    "navigation.top",
+    "navigation.indexes",
+    "content.action.edit",
+    "toc.follow",
+)
+DEFAULT_PALETTE = [
+    {
+        "media": "(prefers-color-scheme: light)",
+        "scheme": "default",
+        "toggle": {"icon": "material/weather-night", "name": "Switch to dark mode"},
+    },
+    {
+        "media": "(prefers-color-scheme: dark)",
+        "scheme": "slate",
+        "toggle": {"icon": "material/weather-sunny", "name": "Switch to light mode"},
+    },
+]
+# From this many topics on, the default features leave out ``navigation.sections``: Material
+# then renders fields as collapsed items (``navigation.prune`` keeps only the open path)
+# instead of expanding every field's specializations on every page (work of pages times nav).
+LEAN_NAV_FROM_TOPICS = 60
+# Material's language codes where they differ from the bank's locale codes.
+MATERIAL_LANGUAGES = {"zh-hant": "zh-Hant", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
+
+
+def material_language(locale: str) -> str:
+    """Material's code for the bank's ``locale``."""
+    return MATERIAL_LANGUAGES.get(locale.lower(), locale)
+
+
+def default_features(bank: Bank) -> list[str]:
+    """The theme features a site gets when its config names none."""
+    features = list(DEFAULT_FEATURES)
+    if sum(1 for _ in bank.topics()) >= LEAN_NAV_FROM_TOPICS:
+        features.remove("navigation.sections")
+    return features
+
+
+def escaped_nav(nav: Any) -> Any:
+    """The nav with every title (a catalog name) HTML-escaped; paths unchanged (Material
+    writes nav titles into HTML unescaped)."""
+    if isinstance(nav, list):
+        return [escaped_nav(item) for item in nav]
+    if isinstance(nav, dict):
+        return {html.escape(str(k)): escaped_nav(v) for k, v in nav.items()}
+    return nav
+
+
+def branch_of(edit_uri: str, default: str) -> str:
+    """The branch named by an ``edit_uri`` such as ``edit/main/docs/``, else ``default``."""
+    parts = edit_uri.strip("/").split("/")
+    if len(parts) >= 2 and parts[0] in ("edit", "blob", "tree"):
+        return parts[1]
+    return default
+
+
+def link_options(
+    repo_url: str,
+    edit_uri: str,
+    docs_dir_name: str,
+    content_path: str,
+    branch: str,
+    report_template: str,
+) -> RenderOptions:
+    """The render options: edit and report links into the repository at ``repo_url`` (none
+    without it). ``edit_uri`` is the one the user wrote ("" when none): it points at the
+    docs folder (``edit/main/docs/``); the bank's folder ``content_path`` sits beside it."""
+    if not repo_url:
+        return RenderOptions(content_dir=content_path, placeholders=True)
+    repo = repo_url.rstrip("/") + "/"
+    edit_root = f"edit/{branch}/"
+    if edit_uri:
+        parts = edit_uri.strip("/").split("/")
+        if parts and parts[-1] == docs_dir_name and len(parts) > 2:
+            parts = parts[:-1]
+        edit_root = "/".join(parts) + "/"
+    return RenderOptions(
+        edit_url=urljoin(repo, edit_root + content_path + "/"),
+        report_url=urljoin(repo, "issues/new"),
+        report_template=report_template,
+        content_dir=content_path,
+        placeholders=True,
+    )

@@ -1,0 +1,172 @@
+"""A bank of look-alike (templated) questions: near-duplicate prompts are found exactly, their
+warnings grouped (at most one line per question file, never one per pair), and the work
+stays bounded; a load under serve reports the same as a load from scratch."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_bank_incremental import _make_bank_module
+
+from qbank.bank import Checked, check_bank
+from qbank.cli import main
+from qbank.incremental.cache import FileCache
+from qbank.similarity import bounded_near_duplicates, near_duplicates
+
+NEAR = "nearly the same prompt as"
+
+
+@pytest.fixture(scope="module")
+def templated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """600 templated questions in three locales: every prompt of an opening line holds the
+    same 36 words in another order and other numbers in its code; questions 150 and 450
+    repeat the prompt before them with one word more."""
+    out = tmp_path_factory.mktemp("lookalike") / "content"
+    _make_bank_module().make_bank(
+        out, questions=600, fields=3, specs=2, topics=4, seed=5, lookalike=True
+    )
+    return out
+
+
+def _validate(content: Path) -> list[str]:
+    result = CliRunner().invoke(main, ["validate", str(content)])
+    assert "Traceback" not in result.output
+    return [line for line in result.output.splitlines() if ": warning: " in line]
+
+
+def _per_file(lines: list[str]) -> Counter[str]:
+    return Counter(line.split(":", 1)[0] for line in lines)
+
+
+def test_templated_prompts_are_not_near_duplicates(templated: Path) -> None:
+    lines = _validate(templated)
+    files = _per_file(lines)
+    assert max(files.values()) == 1
+    # Only the two planted pairs: prompts sharing every word in another order are told apart.
+    assert sorted(Path(f).name for f in files) == ["q-000150.yaml", "q-000450.yaml"]
+    assert all(NEAR in line for line in lines)
+    for line in lines:
+        mine = int(line.split("q-", 1)[1][:6])
+        assert f"q-{mine - 1:06d}.yaml (similarity 0.9" in line
+
+
+def _cluster(content: Path, base: Path, count: int) -> None:
+    """``count`` questions whose prompts are one long text with one word of their own:
+    every two of them are near-duplicates."""
+    text = " ".join(f"word{i}" for i in range(60))
+    topic = next(p.parent for p in sorted(base.glob("*/*/q-*.yaml")))
+    for n in range(count):
+        (topic / f"alike-{n:03d}.yaml").write_text(
+            f"id: 01a05d13-8d21-739a-baa2-{n:012d}\n"
+            "difficulty: 2\n"
+            f"prompt: {{en: {text} own{n}}}\n"
+            "options: {a: {en: One}, b: {en: Two}}\n"
+            "answer: a\n"
+            "explanation: {en: Because one.}\n",
+            "utf-8",
+        )
+
+
+def test_a_cluster_of_look_alikes_is_one_line_per_file(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    _make_bank_module().make_bank(content, questions=60, fields=1, specs=1, topics=2, seed=2)
+    _cluster(content, content, 30)
+    lines = _validate(content)
+    files = _per_file(lines)
+    # 435 pairs, 29 lines: each file but the first names its closest look-alikes once.
+    assert len(lines) == 29
+    assert max(files.values()) == 1
+    last = next(line for line in lines if "alike-029.yaml:" in line)
+    assert last.count("(0.") == 2  # three named: the closest with "similarity", then two
+    assert "and 26 other questions" in last
+    second = next(line for line in lines if "alike-001.yaml:" in line)
+    assert "alike-000.yaml (similarity 0.9" in second
+    assert " other question" not in second
+
+
+def _same_as_from_scratch(root: Path, cache: FileCache[Checked]) -> list[str]:
+    updated = [p.format_text() for p in check_bank(root, cache)[1]]
+    scratch = [p.format_text() for p in check_bank(root)[1]]
+    assert updated == scratch
+    return updated
+
+
+def _bump(path: Path, clock: list[int]) -> None:
+    """A new, later modification time for the file and its folder (one clock tick could
+    keep a stamp; folders of the listing are kept while their stamp holds)."""
+    clock[0] += 1_000_000_000
+    if path.exists():
+        os.utime(path, ns=(clock[0], clock[0]))
+    os.utime(path.parent, ns=(clock[0], clock[0]))
+
+
+@pytest.mark.parametrize("cap", [None, 4])
+def test_serve_loads_report_the_same_as_full_loads(
+    templated: Path, tmp_path: Path, cap: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edits on a templated bank (with a cluster of look-alikes), each load under serve
+    compared with a load from scratch; with a small cap the join bounds its work and the
+    serve path joins again instead of updating."""
+    root = tmp_path / "content"
+    shutil.copytree(templated, root)
+    _cluster(root, root, 12)
+    if cap is not None:
+        monkeypatch.setattr("qbank.crossfile.CANDIDATES_PER_PROMPT", cap)
+        monkeypatch.setattr("qbank.incremental.crossfile.CANDIDATES_PER_PROMPT", cap)
+    cache: FileCache[Checked] = FileCache()
+    rng = random.Random(cap or 0)
+    clock = [1_700_000_000_000_000_000]
+    first = _same_as_from_scratch(root, cache)
+    if cap is None:
+        assert sum(NEAR in p for p in first) == 2 + 11
+    updated = 0
+    for step in range(9):
+        files = sorted(root.glob("*/*/*.yaml"))
+        path = rng.choice(files)
+        text = path.read_text("utf-8")
+        if step % 3 == 0:  # a near copy of another question, in a new file
+            copy = path.with_name(f"copy-{step}.yaml")
+            fresh = uuid.UUID(int=rng.getrandbits(128), version=4)
+            text = re.sub(r"(?m)^id: .*$", f"id: {fresh}", text, count=1)
+            copy.write_text(text.replace("  en: |\n    ", "  en: |\n    Also ", 1), "utf-8")
+            _bump(copy, clock)
+        elif step % 3 == 1:  # every key two lines further down
+            path.write_text("# moved\n# down\n" + text, "utf-8")
+            _bump(path, clock)
+        else:  # a question removed (a look-alike of others, now and then)
+            path = rng.choice([p for p in files if "alike" in p.name or "copy" in p.name])
+            path.unlink()
+            _bump(path, clock)
+        state = cache.derived.cross_file
+        problems = _same_as_from_scratch(root, cache)
+        updated += cache.derived.cross_file is state
+        assert max(_per_file([p for p in problems if NEAR in p]).values()) == 1
+    state = cache.derived.cross_file
+    assert state is not None
+    assert state.capped is (cap is not None)
+    assert updated >= 5 if cap is None else updated == 0
+
+
+def test_the_bounded_join_reports_only_true_pairs() -> None:
+    """With a cap the join examines a bounded number of candidates per set: every pair it
+    reports is a true one with its exact similarity, and it says that it left some out."""
+    base = list(range(1000, 1060))
+    items = [(n, frozenset([*base, n])) for n in range(200)]  # all 19,900 pairs similar
+    items += [(200 + n, frozenset(range(n * 100, n * 100 + 40))) for n in range(5)]
+    exact = {(a, b): s for a, b, s in near_duplicates(items, 0.9)}
+    assert len(exact) == 200 * 199 // 2
+    found, capped = bounded_near_duplicates(items, 0.9, 8)
+    assert capped
+    assert 0 < len(found) < 200 * 11 * 8  # sets x prefix tokens x cap
+    for a, b, score in found:
+        assert exact[a, b] == score
+    assert {b for _, b, _ in found} == set(range(1, 200))
+    assert bounded_near_duplicates(items, 0.9, 10_000) == (near_duplicates(items, 0.9), False)
