@@ -42,6 +42,7 @@ def test_an_edit_is_seen_and_the_rest_is_reused(tmp_path: Path) -> None:
     reused = [entry for entry in second.entries if entry is old[entry.id]]
     assert edited[0] not in reused
     assert len(reused) >= len(second.entries) // 2  # questions with images are re-checked
+
     # a one-paragraph prompt shows as the heading, not again in the HTML below it
     def shown(slot: Any) -> str:
         return slot.title + slot.html
