@@ -68,10 +68,11 @@ def test_an_edited_question_is_served(tmp_path: Path) -> None:
         data["prompt"]["en"] = "Zebracorn: " + data["prompt"]["en"]
         path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
         after = wait_for(port, PAGE, "Zebracorn", server)
-        # The edit shows in that question's prompt, whole: the new text, not a stale page.
-        prompt = HTMLParser(after).css_first(f"#q-{data['id']} .qb-prompt")
-        assert prompt is not None
-        assert prompt.text(strip=True) == data["prompt"]["en"]
+        # The edit shows in that question's heading, whole: the new text, not a stale page
+        # (a one-paragraph prompt is the heading's title, not repeated below it: issue 15).
+        heading = HTMLParser(after).css_first(f"#h-{data['id']}")
+        assert heading is not None
+        assert heading.text(strip=True).rstrip("¶") == f"2. {data['prompt']['en']}"
         # Every locale is served after the rebuild, not only the default one.
         for other in ("/tr/backend/indexing/", "/zh/backend/indexing/", "/"):
             wait_for(port, other, "qb-", server)
