@@ -99,7 +99,7 @@ def test_relative_image_is_prefixed_and_remote_image_loses_its_source() -> None:
 def test_links_keep_safe_targets() -> None:
     out = to_html("[docs](https://example.com/a)")
     assert 'href="https://example.com/a"' in out
-    assert 'rel="noopener noreferrer"' in out
+    assert 'rel="nofollow noopener noreferrer"' in out
 
 
 def test_plain_text_title() -> None:

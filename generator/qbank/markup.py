@@ -117,7 +117,7 @@ def _cleaner(image_prefix: str) -> nh3.Cleaner:
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=set(URL_SCHEMES),
         attribute_filter=_image_rewriter(image_prefix),
-        link_rel="noopener noreferrer",
+        link_rel="nofollow noopener noreferrer",
     )
 
 
@@ -235,6 +235,7 @@ def _markdown(text: str) -> str:
 
 _FIRST_BLOCK = re.compile(r"<(p|h[1-6]|li|td|th)\b[^>]*>(.*?)</\1>", re.S)
 _TAGS = re.compile(r"<[^>]+>")
+_INLINE_TAGS = re.compile(r"</?(?:code|em|strong|b|i|a|span|sub|sup|kbd|del)\b[^>]*>")
 _MATH_ELEMENT = re.compile(r"<math\b.*?</math>", re.S)
 
 
@@ -246,7 +247,9 @@ def plain_text(text: str, limit: int = 80) -> str:
     body = first.group(2) if first else rendered
     # Math reads better as its symbols run together (a2+b2) than spaced out tag by tag.
     body = _MATH_ELEMENT.sub(lambda m: _TAGS.sub("", m.group(0)), body)
-    words = " ".join(html.unescape(_TAGS.sub(" ", body)).split())
+    # Inline markup joins its text to the next: a Turkish suffix after inline code stays
+    # attached to it (no space is put where the code span ended).
+    words = " ".join(html.unescape(_TAGS.sub(" ", _INLINE_TAGS.sub("", body))).split())
     words = re.sub(r"\s+([,.;:?!])", r"\1", words)
     if len(words) <= limit:
         return words

@@ -12,6 +12,7 @@ image paths are the same on all of them)::
     <loc>/<field>/index.md                field page
     <loc>/<field>/<topic>/index.md        topic page (canonical home of its questions)
     <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic
+    <loc>/<field>/topics/<spec>/index.md  a specialization: its topics and their counts
     <loc>/<field>/practice/index.md       practice (the widget's page)
 """
 
@@ -35,6 +36,7 @@ from markupsafe import escape as _escape
 from qbank import practice
 from qbank.bank import CATALOG_FILE, Bank, Entry
 from qbank.exporters.bank_json import bank_json, question_json
+from qbank.headings import Heading, first_block, topic_headings, without_first_paragraph
 from qbank.markup import plain_text, to_html
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
@@ -43,6 +45,9 @@ from qbank.translations import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
 LEVEL_PREFIX = "level-"
+# A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
+# no topic page can collide with it, and its menu section never swallows a topic as index.
+SPEC_FOLDER = "topics"
 IMAGES = "images"
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
@@ -74,11 +79,12 @@ class Slot:
 
     level: int
     anchor: str
-    title: str
+    title: str  # plain text (the table of contents)
     entry: Entry
     locale: str
     copy: bool
     make: Callable[..., str] = field(compare=False, repr=False)
+    title_html: str = ""  # the heading's HTML (inline code kept); empty: ``title`` escaped
 
     @property
     def html(self) -> str:
@@ -213,6 +219,7 @@ class _Renderer:
         self._keep = cache is not None
         self._bodies = cache.start(bank, options) if cache is not None else {}
         self._html: dict[tuple[str, str], str] = {}
+        self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
         self._check_reserved()
 
     def _check_reserved(self) -> None:
@@ -264,12 +271,15 @@ class _Renderer:
         def markup(texts: Mapping[str, str] | None) -> str:
             return self.html(texts[locale], prefix) if texts and locale in texts else ""
 
+        prompt = markup(q.prompt)
+        if self.heading_of(entry, locale).whole:  # the heading holds the first paragraph
+            prompt = without_first_paragraph(prompt)
         result = question_body(
             entry,
             strings_for(locale),
             {k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities},
             {
-                "prompt": markup(q.prompt),
+                "prompt": prompt,
                 "explanation": markup(q.explanation),
                 "assesses": markup(q.assesses),
                 "model_answer": markup(q.model_answer),
@@ -330,21 +340,32 @@ class _Renderer:
                 Slot(
                     level,
                     f"h-{e.id}",
-                    plain_text(e.question.prompt[locale]) or e.slug,
+                    self.heading_of(e, locale).text,
                     e,
                     locale,
                     copy,
                     self.question_html,
+                    self.heading_of(e, locale).html,
                 )
                 for e in entries
             )
         )
         return [("", PLACEHOLDER.format(len(site.blocks) - 1))]
 
+    def heading_of(self, entry: Entry, locale: str) -> Heading:
+        """A question's number and title (``qbank.headings``), made per topic and locale."""
+        key = (entry.field, entry.topic, locale)
+        found = self._headings.get(key)
+        if found is None:
+            here = [e for e in self.bank.by_topic[entry.field, entry.topic] if locale in e.locales]
+            found = self._headings[key] = topic_headings(
+                here, locale, lambda md: first_block(self.html(md, "")), md_escape
+            )
+        return found[entry.id]
+
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
         """The Markdown heading that puts a question in the table of contents."""
-        title = plain_text(entry.question.prompt[locale]) or entry.slug
-        return f"{'#' * level} {md_escape(title)} {{#h-{entry.id}}}"
+        return f"{'#' * level} {self.heading_of(entry, locale).markdown} {{#h-{entry.id}}}"
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -541,9 +562,10 @@ class _Renderer:
         levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
         nav: list[Any] = [f"{base}/index.md"]
         specs = []
-        for spec in field_.specializations.values():
+        for spec_key, spec in field_.specializations.items():
             topics = []
-            spec_nav: list[Any] = []
+            spec_page = f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
+            spec_nav: list[Any] = [spec_page]
             for topic_key, topic in spec.topics.items():
                 entries = bank.by_topic[field_key, topic_key]
                 here = [e for e in entries if locale in e.locales]
@@ -562,15 +584,20 @@ class _Renderer:
                 if only is None or (field_key, topic_key) in only:
                     self.topic_page(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
-                specs.append({"name": name(spec.name, locale), "topics": topics})
-                nav.append({name(spec.name, locale): spec_nav})
+                spec_ = {"key": spec_key, "name": name(spec.name, locale), "topics": topics}
+                specs.append(spec_)
+                nav.append({spec_["name"]: spec_nav})
+                site.pages[spec_page] = self.env.get_template("specialization.md.j2").render(
+                    t=t, spec=spec_, field_name=name(field_.name, locale), levels=levels
+                )
         here = [e for e in bank.field_entries(field_key) if locale in e.locales]
         level_counts = Counter(s for e in here for s in e.seniorities)
-        level_nav: list[Any] = []
+        # The seniority pages are entries of the field's own section: a section of their own
+        # would make the first of them its index page, without an entry of its name.
         for level_key, level_name in levels:
             self.seniority_page(site, locale, field_key, level_key, level_name, here)
-            level_nav.append({level_name: f"{base}/{LEVEL_PREFIX}{level_key}/index.md"})
-        nav.append({t["by_seniority"]: level_nav})
+            title = t["study_level"].format(level=level_name)
+            nav.append({title: f"{base}/{LEVEL_PREFIX}{level_key}/index.md"})
         nav.append({t["practice"]: f"{base}/practice/index.md"})
         field_name = name(field_.name, locale)
         site.pages[f"{base}/index.md"] = self.env.get_template("field.md.j2").render(
@@ -701,7 +728,7 @@ def question_body(
     if q.difficulty:
         out.append(
             f'<span class="qb-badge qb-difficulty" data-difficulty="{q.difficulty}">'
-            f"{e(t['difficulty'])}: "
+            f"{e(t['difficulty'])}{e(t['colon'])}"
             f"{e(t['difficulty_levels'][q.difficulty])}</span>"
         )
     for key, name in level_names.items():
@@ -714,7 +741,8 @@ def question_body(
             f'<a href="{e(stale["url"])}" hreflang="{e(stale["locale"])}" '
             f'lang="{e(stale["locale"])}">{e(stale["name"])}</a></p>\n'
         )
-    out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
+    if html_of["prompt"]:  # empty when the heading holds the whole prompt
+        out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
     if q.is_choice:
         out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
         out += [
@@ -731,7 +759,7 @@ def question_body(
     out.append(f'<details class="qb-answer"><summary>{e(t["show_answer"])}</summary>\n')
     if q.is_choice:
         keys = ", ".join(f"<strong>{e(key)}</strong>" for key in q.answer or ())
-        out.append(f'<p class="qb-correct">{e(t["answer"])}: {keys}</p>\n')
+        out.append(f'<p class="qb-correct">{e(t["answer"])}{e(t["colon"])}{keys}</p>\n')
         if html_of["explanation"]:
             out.append(f'<div class="qb-explanation">\n{html_of["explanation"]}\n</div>\n')
     elif html_of["model_answer"]:
@@ -760,7 +788,7 @@ def question_body(
         shown = e(source)
         if source.startswith(("https://", "http://")) and not url_problem(source, image=False):
             shown = f'<a href="{shown}" rel="noopener noreferrer">{shown}</a>'
-        out.append(f' <span class="qb-source">{e(t["source"])}: {shown}</span>')
+        out.append(f' <span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
     out.append("</div>\n")
     return "".join(out)
 
@@ -787,6 +815,11 @@ def page_paths(bank: Bank, locale: str) -> list[str]:
             f"{base}/{topic}/index.md"
             for spec in field_.specializations.values()
             for topic in spec.topics
+        ]
+        paths += [
+            f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
+            for spec_key, spec in field_.specializations.items()
+            if spec.topics
         ]
         paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
         paths.append(f"{base}/practice/index.md")

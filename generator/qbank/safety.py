@@ -26,7 +26,12 @@ _HTML_ESCAPES = re.compile(r"&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]+);?")
 ALLOWED_HINT = (
     "Markdown, or only the inline tags "
     + ", ".join(f"<{t}>" for t in sorted(INLINE_TAGS))
-    + " without attributes"
+    + " without attributes, and <a href> with an http, https, mailto or relative URL"
+)
+# Raw links (existing banks often write them): <a> with an href and optionally a title.
+LINK_ATTRIBUTES = frozenset({"href", "title"})
+_ATTRIBUTE = re.compile(
+    r"""\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.S
 )
 
 
@@ -97,6 +102,10 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
                     ALLOWED_HINT,
                 )
             )
+        elif name == "a":
+            reason = None if match.group(1) else _link_problem(match.group(3))
+            if reason:
+                found.append(UnsafePart(line, reason, ALLOWED_HINT))
         elif name not in INLINE_TAGS:
             if match.group(1):  # the closing tag of one already reported
                 continue
@@ -121,6 +130,27 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
             line = text.count("\n", 0, match.start())
             found.append(UnsafePart(line, reason, "an https:// or relative link"))
     return found
+
+
+def _link_problem(attributes: str) -> str | None:
+    """Why a raw ``<a …>`` tag (its attribute text) may not be published, or None."""
+    text = attributes.strip(" \t\n/")
+    href = None
+    position = 0
+    while position < len(text):
+        match = _ATTRIBUTE.match(text, position)
+        if match is None or match.end() == position:
+            return "the attributes of <a> could not be read"
+        position = match.end()
+        name = match.group(1).lower()
+        if name not in LINK_ATTRIBUTES:
+            return f"the attribute {name!r} on <a> is not allowed"
+        if name == "href":
+            href = next((g for g in match.group(2, 3, 4) if g is not None), "")
+    if href is None:
+        return "<a> without an href is not allowed"
+    reason = url_problem(href, image=False)
+    return f"<a href>: {reason}" if reason else None
 
 
 _LOCAL_IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")

@@ -24,7 +24,13 @@
       assesses: "What it assesses", explanation: "Explanation", permalink: "Open this question",
       history: "Past sessions", none: "No questions for this seniority yet.",
       loadError: "Could not load the questions.", again: "New session", yourAnswer: "Your answer: ",
-      rightAnswer: "Right answer: ", status: { right: "right", wrong: "wrong", skipped: "skipped",
+      rightAnswer: "Right answer: ",
+      retryNote: "(A retry: your first answer is the one that counts.)",
+      hideAnswer: "Hide answer", hideModel: "Hide model answer", colon: ": ",
+      undo: "Undo", resetDone: "Progress reset.", pickFirst: "Choose an option first, or press Skip.",
+      misses: "Only questions I missed", noMisses: "No missed questions for this seniority.",
+      resumed: "Your unfinished session was restored.",
+      status: { right: "right", wrong: "wrong", skipped: "skipped",
         know: "knew it", partly: "partly", no: "didn't know" }
     },
     tr: {
@@ -42,6 +48,12 @@
       permalink: "Bu soruyu aç", history: "Geçmiş oturumlar",
       none: "Bu kıdem için henüz soru yok.", loadError: "Sorular yüklenemedi.",
       again: "Yeni oturum", yourAnswer: "Senin cevabın: ", rightAnswer: "Doğru cevap: ",
+      retryNote: "(Tekrar deneme: sayılan, ilk cevabın.)",
+      hideAnswer: "Cevabı gizle", hideModel: "Örnek cevabı gizle", colon: ": ",
+      undo: "Geri al", resetDone: "İlerleme sıfırlandı.",
+      pickFirst: "Önce bir seçenek seç ya da Atla'ya bas.",
+      misses: "Yalnızca yanlış yaptığım sorular", noMisses: "Bu kıdemde yanlış yapılan soru yok.",
+      resumed: "Yarım kalan oturumun geri yüklendi.",
       status: { right: "doğru", wrong: "yanlış", skipped: "atlandı", know: "biliyordum",
         partly: "kısmen", no: "bilmiyordum" }
     },
@@ -59,6 +71,11 @@
       explanation: "解析", permalink: "打开此题", history: "历史记录",
       none: "该级别暂无题目。", loadError: "无法加载题目。", again: "再来一次",
       yourAnswer: "你的答案：", rightAnswer: "正确答案：",
+      retryNote: "（重试：计入进度的是你的第一次回答。）",
+      hideAnswer: "隐藏答案", hideModel: "隐藏参考答案", colon: "：",
+      undo: "撤销", resetDone: "进度已重置。", pickFirst: "请先选择一个选项，或点击“跳过”。",
+      misses: "只练习答错的题", noMisses: "该级别没有答错的题目。",
+      resumed: "已恢复你未完成的练习。",
       status: { right: "正确", wrong: "错误", skipped: "跳过", know: "会", partly: "部分会",
         no: "不会" }
     }
@@ -103,13 +120,32 @@
     var p = load(PROGRESS, {});
     return p && typeof p === "object" ? p : {};
   }
+  /* A choice question's first answer is what counts (r, ts): a later attempt (after the
+   * right option was shown, or on another day) is kept apart as the latest retry (rr: 1|0,
+   * rts), so progress cannot be inflated by clicking the option the page just revealed.
+   * Returns true when this answer was a retry. A rating (s) is a self-assessment and is
+   * simply replaced. */
   function record(id, topic, fields) {
     fresh[id] = true;
     var p = progress();
+    var old = p[id];
+    if ("r" in fields && old && (old.r === 0 || old.r === 1)) {
+      old.rr = fields.r;
+      old.rts = Date.now();
+      save(PROGRESS, p);
+      return true;
+    }
     var r = { t: topic, ts: Date.now() };
     for (var k in fields) r[k] = fields[k];
     p[id] = r;
     save(PROGRESS, p);
+    return false;
+  }
+  /* A miss: a choice question whose latest answer was wrong, or an open one rated "no". */
+  function isMiss(r) {
+    if (!r) return false;
+    if (r.s) return r.s === "no";
+    return ("rr" in r ? r.rr : r.r) === 0;
   }
   function forget(ids) {
     var p = progress();
@@ -197,6 +233,7 @@
       var answer = q.querySelector("details.qb-answer");
       var summary = answer && answer.querySelector("summary");
       if (summary) summary.textContent = t("showModel");
+      if (summary) summary.setAttribute("data-label", t("showModel"));
       if (answer) answer.after(rate);
       else q.appendChild(rate);
     }
@@ -280,17 +317,39 @@
     q.classList.toggle("qb-answered-right", ok);
     q.classList.toggle("qb-answered-wrong", !ok);
     openAnswer(q);
-    record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { r: ok ? 1 : 0 });
+    var retry = q.hasAttribute("data-revealed") ||
+      record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { r: ok ? 1 : 0 });
+    if (retry) fb.appendChild(el("span", { class: "qb-retry-note" }, " " + t("retryNote")));
     showStatus(q);
     refreshPage();
   }
 
   function rate(q, value) {
+    q.removeAttribute("data-revealed");
     record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { s: value });
     var fb = q.querySelector(".qb-feedback");
     fb.textContent = t("rated") + t(value);
     showStatus(q);
     refreshPage();
+  }
+
+  /* Opening the answer without answering marks the right option(s) in the list; the
+   * summary says "Hide answer" while it is open. */
+  function answerToggled(details) {
+    var q = details.closest(".qb-q[data-qb-ready]");
+    var summary = details.querySelector(":scope > summary");
+    if (!q || !summary) return;
+    if (!summary.hasAttribute("data-label")) summary.setAttribute("data-label", summary.textContent);
+    var open = q.getAttribute("data-kind") === "choice" ? t("hideAnswer") : t("hideModel");
+    summary.textContent = details.open ? open : summary.getAttribute("data-label");
+    if (!details.open || q.getAttribute("data-kind") !== "choice") return;
+    if (q.classList.contains("qb-answered-right") || q.classList.contains("qb-answered-wrong")) return;
+    if (q.querySelector(".qb-option.qb-right")) return;
+    q.setAttribute("data-revealed", "");
+    var answer = keysOf(q);
+    q.querySelectorAll(".qb-option").forEach(function (li) {
+      if (answer.indexOf(li.getAttribute("data-key")) >= 0) mark(li, "qb-right", t("rightOpt"));
+    });
   }
 
   /* ---------------------------------------------------------------- progress bars */
@@ -401,6 +460,7 @@
     var own = document.querySelector(".qb-progress");
     if (own) own.classList.add("qb-page-progress");
     else tools.appendChild(el("div", { class: "qb-page-progress" }));
+    if (qs.length < 2) return; // one question: nothing to filter
     var form = el("form", { class: "qb-filters", role: "search" });
     form.setAttribute("aria-label", t("level") + " / " + t("difficulty"));
     form.appendChild(select("level", t("level"), levels.map(function (l) {
@@ -545,11 +605,63 @@
       class: "qb-practice-count" });
     count.appendChild(n);
     controls.appendChild(count);
+    var misses = el("label", { class: "qb-filter" });
+    misses.appendChild(el("input", { type: "checkbox", class: "qb-practice-misses" }));
+    misses.appendChild(document.createTextNode(" " + t("misses")));
+    controls.appendChild(misses);
     controls.appendChild(el("button", { type: "button", class: "qb-start" }, t("start")));
     (levelSelect ? levelSelect.parentNode : box).appendChild(controls);
     box.appendChild(stage);
     box.appendChild(el("p", { class: "qb-feedback", role: "status", "aria-live": "polite" }));
     box.appendChild(historyView(box));
+    resume(box);
+  }
+
+  /* The running session is kept in sessionStorage (this tab only) after every step, so a
+   * reload resumes it where it was: key qbank:v1:session:<locale>/<field>, value {level,
+   * levelName, items (the drawn questions), i, results [{n: item index, chosen, status}],
+   * started}. It is dropped when the session ends. */
+  function sessionKey(box) {
+    return "qbank:v1:session:" + box.getAttribute("data-locale") + "/" + box.getAttribute("data-field");
+  }
+  function keepSession(session) {
+    try {
+      if (!session) return;
+      window.sessionStorage.setItem(sessionKey(session.box), JSON.stringify({
+        level: session.level, levelName: session.levelName, items: session.items, i: session.i,
+        started: session.started, results: session.results.map(function (r) {
+          return { n: session.items.indexOf(r.item), chosen: r.chosen, status: r.status };
+        }) }));
+    } catch (e) { /* storage full or denied: the session just does not survive a reload */ }
+  }
+  function dropSession(box) {
+    try { window.sessionStorage.removeItem(sessionKey(box)); } catch (e) { /* nothing kept */ }
+  }
+  function resume(box) {
+    var saved = null;
+    try { saved = JSON.parse(window.sessionStorage.getItem(sessionKey(box)) || "null"); } catch (e) { saved = null; }
+    if (!saved || !Array.isArray(saved.items) || !saved.items.length || !(saved.i < saved.items.length)) return;
+    var session = { box: box, level: saved.level, levelName: saved.levelName, items: saved.items,
+      i: saved.i, started: saved.started || Date.now(), timer: null,
+      results: (saved.results || []).map(function (r) {
+        return { item: saved.items[r.n], chosen: r.chosen || [], status: r.status };
+      }).filter(function (r) { return r.item; }) };
+    run(session);
+    box.querySelector(":scope > .qb-feedback").textContent = t("resumed");
+  }
+  function run(session) {
+    var box = session.box;
+    box.setAttribute("data-state", "running");
+    var timer = el("span", { class: "qb-timer", role: "timer", "aria-label": t("time") },
+      clock(Math.floor((Date.now() - session.started) / 1000)));
+    session.timerNode = timer;
+    session.timer = setInterval(function () {
+      if (!timer.isConnected) return clearInterval(session.timer);
+      timer.textContent = clock(Math.floor((Date.now() - session.started) / 1000));
+    }, 1000);
+    box.__session = session;
+    showItem(session);
+    keepSession(session);
   }
 
   function historyView(box) {
@@ -582,22 +694,19 @@
       return r.json();
     }).then(function (data) {
       var limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
-      var drawn = shuffle(data.questions || []).slice(0, limit);
+      var pool = data.questions || [];
+      var onlyMisses = box.querySelector(".qb-practice-misses");
+      if (onlyMisses && onlyMisses.checked) {
+        var p = progress();
+        pool = pool.filter(function (q) { return isMiss(p[q.id]); });
+      }
+      var drawn = shuffle(pool).slice(0, limit);
       if (!drawn.length) {
-        status.textContent = t("none");
+        status.textContent = t(onlyMisses && onlyMisses.checked ? "noMisses" : "none");
         return;
       }
-      var session = { box: box, level: key, levelName: levelName, items: drawn, i: 0,
-        results: [], started: Date.now(), timer: null };
-      box.setAttribute("data-state", "running");
-      var timer = el("span", { class: "qb-timer", role: "timer", "aria-label": t("time") }, "00:00");
-      session.timerNode = timer;
-      session.timer = setInterval(function () {
-        if (!timer.isConnected) return clearInterval(session.timer);
-        timer.textContent = clock(Math.floor((Date.now() - session.started) / 1000));
-      }, 1000);
-      box.__session = session;
-      showItem(session);
+      run({ box: box, level: key, levelName: levelName, items: drawn, i: 0,
+        results: [], started: Date.now(), timer: null });
     }).catch(function () {
       status.textContent = t("loadError");
     });
@@ -680,7 +789,12 @@
     card.querySelectorAll('.qb-pick[aria-pressed="true"]').forEach(function (b) {
       chosen.push(b.getAttribute("data-key"));
     });
-    if (!chosen.length) return practiceSkip(session);
+    if (!chosen.length) {
+      var status = session.box.querySelector(":scope > .qb-feedback");
+      status.textContent = "";
+      setTimeout(function () { status.textContent = t("pickFirst"); }, 50);
+      return;
+    }
     var ok = chosen.slice().sort().join(" ") === item.answer.slice().sort().join(" ");
     record(item.id, item.topic, { r: ok ? 1 : 0 });
     session.results.push({ item: item, chosen: chosen, status: ok ? "right" : "wrong" });
@@ -698,13 +812,17 @@
   }
   function advance(session) {
     session.i++;
-    if (session.i < session.items.length) showItem(session);
-    else finish(session);
+    session.box.querySelector(":scope > .qb-feedback").textContent = "";
+    if (session.i < session.items.length) {
+      showItem(session);
+      keepSession(session);
+    } else finish(session);
   }
 
   function finish(session) {
     clearInterval(session.timer);
     var box = session.box;
+    dropSession(box);
     var seconds = Math.round((Date.now() - session.started) / 1000);
     var points = { right: 1, know: 1, partly: 0.5 };
     var score = session.results.reduce(function (sum, r) { return sum + (points[r.status] || 0); }, 0);
@@ -718,8 +836,8 @@
     var stage = box.querySelector(".qb-stage");
     stage.textContent = "";
     var summary = el("div", { class: "qb-summary" });
-    summary.appendChild(el("h2", { tabindex: "-1" }, t("score") + ": " + score + " / " + total));
-    summary.appendChild(el("p", { class: "qb-summary-time" }, t("time") + ": " + clock(seconds)));
+    summary.appendChild(el("h2", { tabindex: "-1" }, t("score") + t("colon") + score + " / " + total));
+    summary.appendChild(el("p", { class: "qb-summary-time" }, t("time") + t("colon") + clock(seconds)));
     stage.appendChild(summary);
     stage.appendChild(el("h3", null, t("review")));
     var ol = el("ol", { class: "qb-review" });
@@ -732,16 +850,23 @@
       prompt.appendChild(fragment(item.prompt));
       li.appendChild(prompt);
       if (item.kind === "choice") {
-        if (r.chosen.length) li.appendChild(el("p", null, t("yourAnswer") + r.chosen.join(", ")));
-        li.appendChild(el("p", { class: "qb-correct" }, t("rightAnswer") + item.answer.join(", ")));
-        var opts = el("ul", { class: "qb-review-options" });
-        item.options.forEach(function (o) {
-          if (item.answer.indexOf(o.key) < 0) return;
-          var oli = el("li", null, o.key + ". ");
-          oli.appendChild(fragment(o.html));
-          opts.appendChild(oli);
-        });
-        li.appendChild(opts);
+        /* each with its option's text: "Your answer: a. …", "Right answer: c. …" */
+        [[r.chosen, "yourAnswer", "qb-yours"], [item.answer, "rightAnswer", "qb-correct"]]
+          .forEach(function (row) {
+            if (!row[0].length) return;
+            var keys = row[0];
+            var wrap = el("div", { class: row[2] });
+            wrap.appendChild(el("p", null, t(row[1]) + keys.join(", ")));
+            var opts = el("ul", { class: "qb-review-options" });
+            item.options.forEach(function (o) {
+              if (keys.indexOf(o.key) < 0) return;
+              var oli = el("li", null, o.key + ". ");
+              oli.appendChild(fragment(o.html));
+              opts.appendChild(oli);
+            });
+            wrap.appendChild(opts);
+            li.appendChild(wrap);
+          });
         if (item.explanation) {
           var ex = el("div", { class: "qb-explanation" });
           ex.appendChild(fragment(item.explanation));
@@ -774,8 +899,18 @@
     if (practice) return practiceClick(practice, target);
     var q = target.closest(".qb-q[data-qb-ready]");
     var reset = target.closest(".qb-reset");
+    var undo = target.closest(".qb-undo");
+    if (undo) {
+      if (undoable) save(PROGRESS, undoable);
+      undoable = null;
+      document.querySelectorAll(".qb-undo-note").forEach(function (n) { n.remove(); });
+      refreshPage();
+      return;
+    }
     if (reset) {
       var scope = reset.getAttribute("data-reset");
+      undoable = progress();
+      var row = reset.closest(".qb-reset-row, .qb-progress") || reset.parentNode;
       if (scope === "all") save(PROGRESS, {});
       else if (scope === "page") forget(pageQuestions().map(function (n) { return n.getAttribute("data-qid"); }));
       else forget(scoped(scope));
@@ -785,6 +920,7 @@
         n.querySelectorAll(".qb-feedback").forEach(function (f) { f.textContent = ""; });
       });
       refreshPage();
+      offerUndo(row && row.isConnected ? row : document.querySelector(".qb-tools, .qb-progress"));
       return;
     }
     if (!q) return;
@@ -801,6 +937,19 @@
     }
     pick(q, option.getAttribute("data-key"));
   });
+
+  /* Every reset can be undone until the next one or the next page: the progress as it was
+   * is kept in memory and a note with an Undo button appears where the reset was. */
+  var undoable = null;
+  function offerUndo(where) {
+    document.querySelectorAll(".qb-undo-note").forEach(function (n) { n.remove(); });
+    if (!where) return;
+    var note = el("p", { class: "qb-undo-note", role: "status" }, t("resetDone") + " ");
+    var button = el("button", { type: "button", class: "qb-undo" }, t("undo"));
+    note.appendChild(button);
+    where.appendChild(note);
+    button.focus();
+  }
 
   function practiceClick(box, target) {
     var session = box.__session;
@@ -853,14 +1002,47 @@
     opened = [];
   });
 
+  /* ---------------------------------------------------------------- deep links */
+  /* A link to #q-<id> (permalink, search result, practice review) brings the question's
+   * heading below Material's fixed header (qbank.css gives headings a scroll margin) and
+   * marks the question; the language switcher keeps the anchor. */
+  function target() {
+    document.querySelectorAll(".qb-target").forEach(function (n) { n.classList.remove("qb-target"); });
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!/^[qh]-/.test(id)) return;
+    var q = document.getElementById("q-" + id.slice(2));
+    if (!q || !q.classList.contains("qb-q")) return;
+    q.classList.add("qb-target");
+    var h = headingOf(q);
+    if (h && !h.hidden) h.scrollIntoView();
+    else q.scrollIntoView();
+  }
+  function keepAnchor() {
+    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (a) {
+      var href = a.getAttribute("href").split("#")[0];
+      a.setAttribute("href", href + location.hash);
+    });
+  }
+  window.addEventListener("hashchange", target);
+  ["pointerdown", "focusin", "mouseover", "click"].forEach(function (type) {
+    document.addEventListener(type, function (e) {
+      if (e.target instanceof Element && e.target.closest(".md-select")) keepAnchor();
+    }, true);
+  });
+  document.addEventListener("toggle", function (e) {
+    if (e.target instanceof Element && e.target.matches("details.qb-answer")) answerToggled(e.target);
+  }, true);
+
   /* ---------------------------------------------------------------- per page */
   function page() {
     fresh = {};
+    undoable = null;
     var qs = pageQuestions();
     qs.forEach(enhance);
     if (qs.length && !document.querySelector(".qb-practice")) buildTools(qs);
     document.querySelectorAll(".qb-practice").forEach(practiceStart);
     refreshPage();
+    if (location.hash) setTimeout(target, 0); // after Material's own scroll
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

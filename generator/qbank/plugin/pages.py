@@ -87,7 +87,7 @@ def insert_questions(
         out.append(html[at : match.start()])
         at = match.end()
         for slot in blocks[int(match.group("block"))]:
-            title = escape(slot.title)
+            title = slot.title_html or escape(slot.title)  # inline code kept as code
             link = (
                 f'<a class="{link_class}" href="#{slot.anchor}" title="{link_title}">{symbol}</a>'
                 if symbol
@@ -96,7 +96,7 @@ def insert_questions(
             out.append(
                 f'<h{slot.level} id="{slot.anchor}">{title}{link}</h{slot.level}>\n{slot.html}\n'
             )
-            item = AnchorLink(title, slot.anchor, slot.level)
+            item = AnchorLink(escape(slot.title), slot.anchor, slot.level)
             (parent.children if parent is not None else page.toc.items).append(item)
     out.append(html[at:])
     return "".join(out)

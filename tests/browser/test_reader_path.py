@@ -1,0 +1,371 @@
+# ruff: noqa: RUF001  (Turkish and Chinese expectations)
+"""The reader's path on a real-shaped bank (issue 15), each point as a reader's task.
+
+The site is the messy bank of ``tests/fixtures/messy_bank.py`` (generic titles, long code,
+a 250-question topic, a one-question topic, a one-topic specialization, partial
+translations, raw links) built by real MkDocs with the sample site's Material features."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from fixtures.messy_bank import BIG, qid, write_messy_bank
+from playwright.sync_api import expect
+from sitebuild import build_site
+
+pytestmark = pytest.mark.browser
+
+CLOSURES = "en/javascript/closures/"
+THEME: dict[str, Any] = {
+    "name": "material",
+    "font": False,
+    "features": [
+        "navigation.instant",
+        "navigation.tracking",
+        "navigation.sections",
+        "navigation.indexes",
+        "navigation.prune",
+        "toc.follow",
+    ],
+    "palette": [
+        {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
+        {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
+    ],
+}
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def messy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The messy bank built and served on 127.0.0.1; yields the base URL."""
+    tmp = tmp_path_factory.mktemp("messy-site")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=tmp / "site"))
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    content = write_messy_bank(tmp / "content")
+    config = {"markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"]}
+    try:
+        build_site(tmp, content, theme=THEME, site_url=url, **config)
+    except subprocess.CalledProcessError as error:
+        pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield url
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def tab(
+    browser: Any, messy: str, page_recorder: Callable[[Any, str], AbstractContextManager[Any]]
+) -> Iterator[Any]:
+    with page_recorder(browser, messy) as page:
+        yield page
+
+
+def _stored(page: Any) -> dict[str, Any]:
+    return dict(json.loads(page.evaluate("localStorage.getItem('qbank:v1:progress')") or "{}"))
+
+
+def _question(page: Any, n: int) -> Any:
+    return page.locator(f"#q-{qid(n)}")
+
+
+# -- 1. navigation ----------------------------------------------------------------------------
+
+
+# (name in the menu, its page, the page whose menu shows it: with navigation.prune only the
+# open section's entries are in the menu, as a reader opening that section sees them)
+MENU = [
+    ("The language", "javascript/topics/language/", "javascript/"),
+    ("Tooling", "javascript/topics/tooling/", "javascript/"),
+    ("Junior questions", "javascript/level-junior/", "javascript/"),
+    ("Mid-level questions", "javascript/level-mid/", "javascript/"),
+    ("Senior questions", "javascript/level-senior/", "javascript/"),
+    ("Closures and scope", "javascript/closures/", "javascript/topics/language/"),
+    ("Event loop", "javascript/event-loop/", "javascript/topics/language/"),
+    ("Bundlers", "javascript/bundlers/", "javascript/topics/tooling/"),
+    ("Databases", "backend/topics/databases/", "backend/"),
+    ("Transactions and isolation", "backend/transactions/", "backend/topics/databases/"),
+    ("Indexing and query plans", "backend/indexing/", "backend/topics/databases/"),
+    ("Junior questions", "backend/level-junior/", "backend/"),
+]
+
+
+@pytest.mark.parametrize(("name", "path", "parent"), MENU)
+def test_every_topic_and_seniority_page_has_its_own_menu_entry(
+    tab: Any, messy: str, name: str, path: str, parent: str
+) -> None:
+    tab.goto(f"en/{parent}")
+    nav = tab.locator(".md-nav--primary")
+    expect(nav).to_be_attached()
+    entries = nav.locator("a.md-nav__link").evaluate_all(
+        "links => links.map(a => [a.textContent.trim(), a.href])"
+    )
+    assert [name, f"{messy}en/{path}"] in entries, f"no menu entry {name!r} for {path}"
+    nav.locator("a.md-nav__link").evaluate_all(
+        "(links, href) => links.find(a => a.href === href).click()", f"{messy}en/{path}"
+    )
+    tab.wait_for_url(f"{messy}en/{path}")
+    expect(tab.locator("h1")).to_be_visible()
+
+
+# -- 2. headings ------------------------------------------------------------------------------
+
+
+def test_table_of_contents_entries_are_numbered_and_distinct(tab: Any) -> None:
+    tab.goto(CLOSURES)
+    toc = tab.locator(".md-sidebar--secondary .md-nav--secondary a.md-nav__link")
+    texts = [" ".join(t.split()) for t in toc.all_inner_texts()]
+    assert len(texts) == BIG
+    assert len(set(texts)) == BIG, "two table-of-contents entries read the same"
+    assert [int(t.split(".")[0]) for t in texts] == list(range(1, BIG + 1))
+    heading = tab.locator(f"#h-{qid(3)}")
+    expect(heading.locator("code")).to_have_count(1)  # the code line that tells it apart
+
+
+def test_heading_keeps_inline_code_and_the_prompt_is_not_repeated(tab: Any) -> None:
+    tab.goto("tr/javascript/bundlers/")
+    heading = tab.locator(f"#h-{qid(2001)}")
+    expect(heading).to_contain_text("sum'ın dönüş değeri nedir?")
+    expect(heading.locator("code")).to_have_text("sum")
+    tab.goto("en/javascript/event-loop/")
+    expect(tab.locator(f"#h-{qid(1001)}")).to_contain_text("1. In which order do")
+    expect(_question(tab, 1001).locator(".qb-prompt")).not_to_contain_text("In which order")
+
+
+# -- 3. deep links ----------------------------------------------------------------------------
+
+
+def test_permalink_shows_heading_below_header_and_marks_the_question(tab: Any) -> None:
+    n = 150  # translated into Turkish (n % 3 == 0)
+    tab.goto(f"{CLOSURES}#q-{qid(n)}")
+    question = _question(tab, n)
+    expect(question).to_have_class(re.compile(r"\bqb-target\b"))
+    tab.wait_for_timeout(300)
+    header = tab.locator(".md-header").bounding_box()
+    heading = tab.locator(f"#h-{qid(n)}").bounding_box()
+    assert header
+    assert heading
+    assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
+    assert heading["y"] < 400, "the heading is not near the top of the window"
+    # switching language keeps the question
+    tab.hover(".md-header .md-select")
+    tab.click('a.md-select__link[hreflang="tr"]')
+    # the anchor of the question (or of its heading, which navigation.tracking may show)
+    tab.wait_for_url(re.compile(rf"/tr/javascript/closures/#[qh]-{qid(n)}$"))
+    expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
+
+
+# -- 4. honest progress -----------------------------------------------------------------------
+
+
+def test_wrong_pick_then_right_click_stays_wrong(tab: Any) -> None:
+    tab.goto("en/javascript/event-loop/")
+    question = _question(tab, 1001)
+    question.locator('.qb-option[data-key="a"] .qb-option-text').click()
+    question.locator('.qb-option[data-key="b"] .qb-option-text').click()
+    record = _stored(tab)[qid(1001)]
+    assert record["r"] == 0, "the first answer counts"
+    assert record["rr"] == 1, "the retry is kept apart"
+    expect(question.locator(".qb-status")).to_have_attribute("data-state", "wrong")
+    tab.reload()
+    expect(_question(tab, 1001).locator(".qb-status")).to_have_attribute("data-state", "wrong")
+
+
+# -- 5. reset ---------------------------------------------------------------------------------
+
+
+def test_reset_all_can_be_undone(tab: Any) -> None:
+    tab.goto("en/backend/indexing/")
+    _question(tab, 3002).locator('.qb-option[data-key="b"] .qb-option-text').click()
+    before = _stored(tab)
+    assert before
+    tab.locator('.qb-reset[data-reset="all"]').click()
+    assert _stored(tab) == {}
+    tab.locator(".qb-undo").click()
+    assert _stored(tab) == before
+
+
+def test_toolbar_is_one_line_on_a_phone(browser: Any, messy: str) -> None:
+    context = browser.new_context(base_url=messy, viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(CLOSURES)
+        tops = page.evaluate(
+            "[...document.querySelectorAll('.qb-reset-row .qb-reset')]"
+            ".map(b => b.getBoundingClientRect().top)"
+        )
+        assert len(tops) == 2
+        assert abs(tops[0] - tops[1]) < 2, tops
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360
+    finally:
+        context.close()
+
+
+# -- 6. reveal --------------------------------------------------------------------------------
+
+
+def test_reveal_without_answering_marks_the_right_option(tab: Any) -> None:
+    tab.goto("en/backend/transactions/")
+    question = _question(tab, 3001)
+    summary = question.locator("details.qb-answer > summary")
+    expect(summary).to_have_text("Show answer")
+    summary.click()
+    expect(question.locator('.qb-option[data-key="b"]')).to_have_class(re.compile(r"\bqb-right\b"))
+    expect(summary).to_have_text("Hide answer")
+    summary.click()
+    expect(summary).to_have_text("Show answer")
+    assert qid(3001) not in _stored(tab), "revealing is not answering"
+
+
+# -- 7. practice ------------------------------------------------------------------------------
+
+
+def _start(page: Any, level: str = "junior", count: int = 3, misses: bool = False) -> None:
+    page.locator("select.qb-practice-level").select_option(level)
+    page.locator(".qb-practice-count").fill(str(count))
+    if misses:
+        page.locator(".qb-practice-misses").check()
+    page.locator(".qb-start").click()
+    expect(page.locator(".qb-practice-q")).to_be_visible()
+
+
+def test_practice_asks_before_skipping_resumes_and_reviews_with_text(tab: Any) -> None:
+    tab.goto("en/javascript/practice/")
+    _start(tab)
+    position = tab.locator(".qb-practice-pos")
+    expect(position).to_contain_text("1 of 3")
+    tab.locator(".qb-practice-answer").click()  # nothing chosen
+    expect(tab.locator(".qb-practice > .qb-feedback")).to_contain_text("Choose an option first")
+    expect(position).to_contain_text("1 of 3")
+    card = tab.locator(".qb-practice-q")
+    card.locator(".qb-option").first.locator(".qb-option-text").click()
+    tab.locator(".qb-practice-answer").click()
+    expect(position).to_contain_text("2 of 3")
+    first_pid = card.get_attribute("data-pid")
+    tab.reload()
+    expect(tab.locator(".qb-practice-pos")).to_contain_text("2 of 3")
+    assert tab.locator(".qb-practice-q").get_attribute("data-pid") == first_pid
+    for _ in range(2):
+        tab.locator(".qb-practice-q .qb-option").first.locator(".qb-option-text").click()
+        tab.locator(".qb-practice-answer").click()
+    items = tab.locator(".qb-review-item")
+    expect(items).to_have_count(3)
+    yours = items.first.locator(".qb-yours")
+    expect(yours).to_contain_text("Your answer: a")
+    expect(yours.locator(".qb-review-options li")).to_have_count(1)
+    assert re.search(r"a\.\s*\S", yours.locator("li").inner_text())
+
+
+def test_practice_draws_from_misses(tab: Any) -> None:
+    tab.goto("en/javascript/closures/")
+    wrong = []
+    for n in (3, 6, 9):  # difficulty 1: junior; answer "abcd"[n % 4], pick another key
+        key = "a" if "abcd"[n % 4] != "a" else "b"
+        _question(tab, n).locator(f'.qb-option[data-key="{key}"] .qb-option-text').click()
+        wrong.append(qid(n))
+    tab.goto("en/javascript/practice/")
+    _start(tab, "junior", 20, misses=True)
+    drawn = set()
+    for _ in range(3):
+        drawn.add(tab.locator(".qb-practice-q").get_attribute("data-pid"))
+        tab.locator(".qb-practice-skip").click()
+    assert drawn == set(wrong)
+
+
+# -- 8. without JavaScript --------------------------------------------------------------------
+
+
+def test_without_javascript_only_working_controls_show(browser: Any, messy: str) -> None:
+    context = browser.new_context(base_url=messy, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(CLOSURES)
+        for hidden in (".qb-progress", ".qb-search", ".qb-tools"):
+            for i in range(page.locator(hidden).count()):
+                expect(page.locator(hidden).nth(i)).to_be_hidden()
+        expect(page.locator("details.qb-answer").first).to_be_visible()
+        page.goto("en/javascript/practice/")
+        expect(page.locator("select.qb-practice-level")).to_be_hidden()
+        links = page.locator(".qb-nojs-links a")
+        expect(links.first).to_be_visible()
+        href = links.first.evaluate("a => a.href")
+        page.goto(href)
+        expect(page.locator("h1")).to_contain_text("Junior questions")
+    finally:
+        context.close()
+
+
+# -- 9. text and accessibility ----------------------------------------------------------------
+
+
+def test_chinese_uses_full_width_colons_and_footers_are_localized(tab: Any) -> None:
+    tab.goto("zh/javascript/practice/")
+    expect(tab.locator("h1")).to_contain_text("练习：")
+    tab.goto("zh/backend/transactions/")
+    expect(tab.locator(".qb-badge.qb-difficulty").first).to_contain_text("难度：")
+    tab.goto("tr/javascript/")
+    expect(tab.locator(".md-copyright")).to_contain_text("ile yapıldı")
+    expect(tab.locator(".md-copyright")).not_to_contain_text("Made with")
+
+
+def test_one_question_topic_has_no_filter_bar(tab: Any) -> None:
+    tab.goto("en/javascript/event-loop/")
+    expect(tab.locator(".qb-page-progress")).to_be_visible()
+    expect(tab.locator(".qb-filters")).to_have_count(0)
+    tab.goto(CLOSURES)
+    expect(tab.locator(".qb-filters")).to_have_count(1)
+
+
+# -- 10. raw links ----------------------------------------------------------------------------
+
+
+def test_raw_links_are_published_with_nofollow(tab: Any) -> None:
+    tab.goto("en/backend/transactions/")
+    link = _question(tab, 3001).locator(".qb-explanation a")
+    expect(link).to_have_attribute("href", re.compile(r"^https://www\.postgresql\.org/"))
+    rel = (link.get_attribute("rel") or "").split()
+    assert "nofollow" in rel
+    assert "noopener" in rel
+
+
+# -- axe --------------------------------------------------------------------------------------
+
+AXE_PAGES = [
+    "en/",
+    CLOSURES,
+    "tr/javascript/closures/",  # with the "not yet translated" note
+    "en/javascript/level-junior/",
+    "en/javascript/practice/",
+]
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("path", AXE_PAGES)
+def test_axe_finds_nothing_serious(tab: Any, path: str, scheme: str) -> None:
+    from test_practice_a11y import _scheme, _serious
+
+    tab.goto(path)
+    _scheme(tab, scheme)
+    assert _serious(tab) == []
+
+
+def test_no_outside_request(tab: Any, messy: str) -> None:
+    tab.goto(CLOSURES)
+    tab.wait_for_load_state("networkidle")
+    outside = [u for u in tab.requests if not u.startswith(messy)]
+    assert outside == []
