@@ -8,8 +8,8 @@ For topic pages of each size (one topic of that many questions, written by
 plain Material with ``??? success "Answer"`` blocks and mkdocs-quiz (``<quiz>`` blocks; both
 built by ``bench/run.py``'s baseline builders, with the theme features qbank's build used).
 It serves them from 127.0.0.1 (text files gzip-compressed, as a static host serves them) and
-loads each topic page in Debian's Chromium (Playwright) at phone size (390 × 844 CSS px,
-touch) with the CPU slowed 4× and a slow-4G network (562.5 ms latency, 1.44 Mbit/s down,
+loads each topic page in Debian's Chromium (Playwright) at phone size (390 x 844 CSS px,
+touch) with the CPU slowed 4x and a slow-4G network (562.5 ms latency, 1.44 Mbit/s down,
 675 kbit/s up: Chromium's preset), both set through the DevTools protocol, in a fresh
 browser context (empty cache) per load. Each page is loaded twice:
 
@@ -18,13 +18,15 @@ browser context (empty cache) per load. Each page is loaded twice:
    document has loaded, when its script binds); the main-thread long tasks
    (``PerformanceObserver('longtask')``: count, total, longest); the bytes transferred
    (resource timing's ``transferSize`` of the page and everything it loaded);
-2. clicked: from the first byte on, the first question's first option (plain: its answer's
-   summary) is clicked again and again until the click gives feedback (qbank: the question's
-   feedback line has text; plain: the ``<details>`` opens; quiz: its feedback shows). "First
+2. clicked: from the first byte on, the first option of the first question one click
+   answers (a single-answer choice; plain: the first answer block's summary) is clicked
+   again and again until the click gives feedback (qbank: the question's feedback line has
+   text; plain: the ``<details>`` opens; quiz: its feedback shows). "First
    answer" is when that click's feedback was painted (the click's timestamp plus its Event
    Timing duration); then five questions further down are scrolled to and clicked once
    each: click-to-feedback is the Event Timing duration of those clicks (input to next
-   paint; under 16 ms is not reported by Chromium and counts as 16), and the long tasks
+   paint; under 16 ms is not reported by Chromium and counts as 16; of it, the time spent
+   in the page's click handlers is shown apart), and the long tasks
    after the first answer are listed.
 
 It prints a table per size and the ratios qbank / plain and qbank / quiz, and the raw and
@@ -40,7 +42,6 @@ import argparse
 import gzip
 import json
 import mimetypes
-import os
 import statistics
 import sys
 import threading
@@ -48,7 +49,7 @@ import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -66,10 +67,13 @@ VIEWPORT = {"width": 390, "height": 844}
 COMPRESSED = {".html", ".js", ".css", ".json", ".svg", ".xml", ".txt"}
 LATER_CLICKS = 5
 
-# What a question, its click target, its feedback and its readiness are in each kind of page.
+# What a question, a question answered by one click (one right option: a single-answer
+# choice; plain: every answer block), its click target, its feedback and its readiness are
+# in each kind of page.
 KINDS: dict[str, dict[str, str]] = {
     "qbank": {
         "question": ".qb-q[data-qid]",
+        "clickable": '.qb-q[data-kind="choice"]:has(.qb-options[data-multi="0"])',
         "target": ".qb-option .qb-option-text",
         "feedback": "(q) => { const f = q.querySelector('.qb-feedback');"
         " return !!(f && f.textContent.trim()); }",
@@ -77,12 +81,14 @@ KINDS: dict[str, dict[str, str]] = {
     },
     "plain": {
         "question": "details.success",
+        "clickable": "details.success",
         "target": "summary",
         "feedback": "(q) => q.open",
         "ready": "(q) => true",
     },
     "quiz": {
         "question": ".quiz",
+        "clickable": ".quiz:has(input[type=radio])",
         "target": "fieldset label",
         "feedback": "(q) => { const f = q.querySelector('.quiz-feedback');"
         " return !!(f && !f.classList.contains('hidden')); }",
@@ -98,7 +104,9 @@ new PerformanceObserver((list) => {
 }).observe({ type: "longtask", buffered: true });
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
-    if (e.name === "click") window.__bench.clicks.push([e.startTime, e.duration]);
+    if (e.name === "click") {
+      window.__bench.clicks.push([e.startTime, e.duration, e.processingEnd - e.processingStart]);
+    }
   }
 }).observe({ type: "event", durationThreshold: 16, buffered: true });
 """
@@ -124,7 +132,7 @@ STATE = """([kind, question, ready]) => {
 class _Handler(SimpleHTTPRequestHandler):
     """Static files, text ones gzip-compressed when the browser accepts it (as a host would)."""
 
-    cache: dict[Path, bytes] = {}
+    cache: ClassVar[dict[Path, bytes]] = {}
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -250,16 +258,16 @@ def _click_and_wait(page: Any, kind: str, index: int, timeout: float) -> dict[st
     """Click question ``index``'s target once; its click timing once the feedback shows (or
     None when it did not show within ``timeout`` seconds)."""
     spec = KINDS[kind]
-    question = page.locator(spec["question"]).nth(index)
+    question = page.locator(spec["clickable"]).nth(index)
     before = page.evaluate("() => window.__bench.clicks.length")
     try:
         question.locator(spec["target"]).first.click(timeout=60_000, no_wait_after=True)
-    except Exception:  # noqa: BLE001 - not clickable yet (not laid out): try again
+    except Exception:  # not clickable yet (not laid out): try again
         return None
     check = f"([i, q]) => ({spec['feedback']})(document.querySelectorAll(q)[i])"
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if page.evaluate(check, [index, spec["question"]]):
+        if page.evaluate(check, [index, spec["clickable"]]):
             break
         time.sleep(0.01)
     else:
@@ -268,9 +276,9 @@ def _click_and_wait(page: Any, kind: str, index: int, timeout: float) -> dict[st
     clicks = page.evaluate("() => window.__bench.clicks")[before:]
     now = page.evaluate("() => performance.now()")
     if clicks:
-        start, duration = clicks[-1]
-        return {"start": start, "duration": duration, "end": start + duration}
-    return {"start": None, "duration": 16.0, "end": now}
+        start, duration, handlers = clicks[-1]
+        return {"start": start, "duration": duration, "end": start + duration, "js": handlers}
+    return {"start": None, "duration": 16.0, "end": now, "js": 0.0}
 
 
 def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
@@ -282,22 +290,23 @@ def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
         first = None
         deadline = time.monotonic() + 120
         while first is None and time.monotonic() < deadline:
-            if page.evaluate(f"() => !!document.querySelector({json.dumps(spec['question'])})"):
+            if page.evaluate(f"() => !!document.querySelector({json.dumps(spec['clickable'])})"):
                 first = _click_and_wait(page, kind, 0, 0.15)
             else:
                 time.sleep(0.02)
         if first is None:
             raise SystemExit(f"{url}: the first question never answered a click")
         page.wait_for_load_state("load", timeout=120_000)
-        count = page.locator(spec["question"]).count()
-        later = []
+        count = page.locator(spec["clickable"]).count()
+        later, handlers = [], []
         for n in range(1, LATER_CLICKS + 1):
             index = n * (count - 1) // LATER_CLICKS
-            page.locator(spec["question"]).nth(index).scroll_into_view_if_needed()
+            page.locator(spec["clickable"]).nth(index).scroll_into_view_if_needed()
             page.wait_for_timeout(300)
             click = _click_and_wait(page, kind, index, 10)
             if click is not None:
                 later.append(click["duration"])
+                handlers.append(click["js"])
         page.wait_for_timeout(1000)
         data = page.evaluate(
             """() => ({ longtasks: window.__bench.longtasks,
@@ -309,6 +318,7 @@ def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
         "first_answer": first["end"],
         "first_latency": first["duration"],
         "later_latency": later,
+        "later_handlers": handlers,
         "long_after": _long(data["longtasks"], first["end"]),
         "fcp": data["fcp"],
     }
@@ -337,6 +347,7 @@ def measure_kind(browser: Any, url: str, kind: str, runs: int) -> dict[str, Any]
         "first_latency": med([c["first_latency"] for c in clicks]),
         "click_latency": med(later),
         "click_latency_max": max(later, default=None),
+        "click_handlers": med([d for c in clicks for d in c["later_handlers"]]),
         "long_after_longest": med([c["long_after"]["longest"] for c in clicks]),
         "long_after_count": med([c["long_after"]["count"] for c in clicks]),
     }
@@ -352,6 +363,7 @@ ROWS = [
     ("  ... that click's latency", "first_latency", "ms"),
     ("click-to-feedback later (median)", "click_latency", "ms"),
     ("click-to-feedback later (worst)", "click_latency_max", "ms"),
+    ("  ... in event handlers (median)", "click_handlers", "ms"),
     ("long tasks (count)", "longtask_count", ""),
     ("long tasks (total)", "longtask_total", "ms"),
     ("longest long task", "longtask_longest", "ms"),
@@ -368,7 +380,9 @@ def _fmt(value: Any, unit: str) -> str:
     return f"{value:.0f} {unit}".strip()
 
 
-def report(size: int, figures: dict[str, dict[str, Any]], weights: dict[str, dict[str, int]]) -> None:
+def report(
+    size: int, figures: dict[str, dict[str, Any]], weights: dict[str, dict[str, int]]
+) -> None:
     kinds = list(figures)
     print(f"\n{size}-question topic page (4x CPU, slow 4G, 390x844):", flush=True)
     print(f"  {'':<36}" + "".join(f"{k:>12}" for k in kinds) + "   qbank/plain  qbank/quiz")
@@ -381,14 +395,15 @@ def report(size: int, figures: dict[str, dict[str, Any]], weights: dict[str, dic
         print(f"  {label:<36}{cells}  " + " ".join(ratios))
     for kind in kinds:
         w = weights[kind]
-        plain = weights["plain"]
+        p = weights["plain"]
         total, total_gz = w["html"] + w["assets"], w["html_gzip"] + w["assets_gzip"]
-        ptotal, ptotal_gz = plain["html"] + plain["assets"], plain["html_gzip"] + plain["assets_gzip"]
+        extra = (total - p["html"] - p["assets"]) / 1024
+        extra_gz = (total_gz - p["html_gzip"] - p["assets_gzip"]) / 1024
         print(
             f"  weight {kind:<6} HTML {w['html'] / 1024:6.1f} KiB ({w['html_gzip'] / 1024:5.1f} gz)"
             f" + own assets {w['assets'] / 1024:5.1f} KiB ({w['assets_gzip'] / 1024:4.1f} gz)"
-            f" = plain {(total - ptotal) / 1024:+6.1f} KiB raw, {(total_gz - ptotal_gz) / 1024:+5.1f}"
-            f" KiB gzip ({total / ptotal:.2f}x raw)"
+            f" = plain {extra:+6.1f} KiB raw, {extra_gz:+5.1f} KiB gzip"
+            f" ({total / (p['html'] + p['assets']):.2f}x raw)"
         )
 
 
@@ -399,7 +414,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--work", type=Path, default=Path("/tmp/qbank-phone"))
     parser.add_argument("--skip-quiz", action="store_true", help="leave out mkdocs-quiz")
-    parser.add_argument("--skip-build", action="store_true", help="reuse the built sites")
+    parser.add_argument(
+        "--build",
+        choices=("all", "qbank", "none"),
+        default="all",
+        help="which sites to build (the others are reused from --work)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
@@ -416,12 +436,15 @@ def main(argv: list[str] | None = None) -> int:
     kinds = ["qbank", "plain"] + (["quiz"] if quiz else [])
     sites = {
         size: (
-            {k: work / f"{k}-{size}" / "site" for k in kinds}
-            if args.skip_build
-            else build_sites(work, size, quiz)
+            build_sites(work, size, quiz)
+            if args.build == "all"
+            else {k: work / f"{k}-{size}" / "site" for k in kinds}
         )
         for size in args.sizes
     }
+    if args.build == "qbank":
+        for size in args.sizes:
+            run_mkdocs(work / f"qbank-{size}")
     httpd, base = serve(work)
     results: dict[str, Any] = {}
     try:
