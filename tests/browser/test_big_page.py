@@ -122,13 +122,17 @@ def test_filters_progress_and_toc_cover_every_question(
     counts = tab.evaluate(
         """() => {
           const qs = [...document.querySelectorAll('.qb-q[data-qid]')];
+          const toc = [...document.querySelectorAll('.md-sidebar--secondary a[href*="#h-"]')]
+            .map((a) => a.getAttribute('href').split('#')[1]).sort();
+          const own = qs.map((q) => 'h-' + q.getAttribute('data-qid')).sort();
           return { all: qs.length,
                    easy: qs.filter((q) => q.getAttribute('data-difficulty') === '1').length,
-                   toc: document.querySelectorAll('.md-sidebar--secondary a[href^="#h-"]').length };
+                   toc: toc.length, same: toc.join() === own.join() };
         }"""
     )
     assert counts["all"] == QUESTIONS
     assert counts["toc"] == QUESTIONS
+    assert counts["same"], "the table of contents does not list every question's heading"
     shown = tab.locator(".qb-shown")
     assert shown.inner_text().endswith(f"{QUESTIONS} of {QUESTIONS}")
     tab.select_option(".qb-filters select[name=difficulty]", "1")
