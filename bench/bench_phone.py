@@ -1,7 +1,7 @@
 """Phone bench: a big topic page on a slow phone, qbank against plain Material and mkdocs-quiz.
 
     python bench/bench_phone.py [--sizes 25 75 250] [--runs 1] [--work /tmp/qbank-phone]
-        [--skip-quiz] [--json out.json]
+        [--skip-quiz] [--build all|qbank|none] [--json out.json]
 
 For topic pages of each size (one topic of that many questions, written by
 ``bench/make_bank.py``) it builds three sites of the same questions: qbank (its defaults),
