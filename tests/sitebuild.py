@@ -174,14 +174,20 @@ QUESTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def write_small_bank(root: Path) -> Path:
-    """Write the small bank (catalog + 8 questions, one image) under ``root``; return it."""
+def write_bank(root: Path, catalog: str, questions: dict[str, dict[str, Any]]) -> Path:
+    """Write ``catalog`` and each question (path relative to ``root``: data) as YAML."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "catalog.yaml").write_text(CATALOG, encoding="utf-8")
-    for relative, data in QUESTIONS.items():
+    (root / "catalog.yaml").write_text(catalog, encoding="utf-8")
+    for relative, data in questions.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    return root
+
+
+def write_small_bank(root: Path) -> Path:
+    """Write the small bank (catalog + 8 questions, one image) under ``root``; return it."""
+    write_bank(root, CATALOG, QUESTIONS)
     (root / "ml-engineer/numerics/bits.png").write_bytes(PNG)
     return root
 

@@ -29,7 +29,7 @@
       hideAnswer: "Hide answer", hideModel: "Hide model answer", colon: ": ",
       undo: "Undo", resetDone: "Progress reset.", pickFirst: "Choose an option first, or press Skip.",
       misses: "Only questions I missed", noMisses: "No missed questions for this seniority.",
-      resumed: "Your unfinished session was restored.",
+      resumed: "Your unfinished session was restored.", resume: "Resume the unfinished session",
       status: { right: "right", wrong: "wrong", skipped: "skipped",
         know: "knew it", partly: "partly", no: "didn't know" }
     },
@@ -53,7 +53,7 @@
       undo: "Geri al", resetDone: "İlerleme sıfırlandı.",
       pickFirst: "Önce bir seçenek seç ya da Atla'ya bas.",
       misses: "Yalnızca yanlış yaptığım sorular", noMisses: "Bu kıdemde yanlış yapılan soru yok.",
-      resumed: "Yarım kalan oturumun geri yüklendi.",
+      resumed: "Yarım kalan oturumun geri yüklendi.", resume: "Yarım kalan oturuma devam et",
       status: { right: "doğru", wrong: "yanlış", skipped: "atlandı", know: "biliyordum",
         partly: "kısmen", no: "bilmiyordum" }
     },
@@ -75,7 +75,7 @@
       hideAnswer: "隐藏答案", hideModel: "隐藏参考答案", colon: "：",
       undo: "撤销", resetDone: "进度已重置。", pickFirst: "请先选择一个选项，或点击“跳过”。",
       misses: "只练习答错的题", noMisses: "该级别没有答错的题目。",
-      resumed: "已恢复你未完成的练习。",
+      resumed: "已恢复你未完成的练习。", resume: "继续未完成的练习",
       status: { right: "正确", wrong: "错误", skipped: "跳过", know: "会", partly: "部分会",
         no: "不会" }
     }
@@ -696,10 +696,21 @@
   function dropSession(box) {
     try { window.sessionStorage.removeItem(sessionKey(box)); } catch (e) { /* nothing kept */ }
   }
-  function resume(box) {
+  /* A reload (or back/forward) resumes the unfinished session at once; another visit
+   * offers a button to resume it beside Start. */
+  function resume(box, now) {
     var saved = null;
     try { saved = JSON.parse(window.sessionStorage.getItem(sessionKey(box)) || "null"); } catch (e) { saved = null; }
     if (!saved || !Array.isArray(saved.items) || !saved.items.length || !(saved.i < saved.items.length)) return;
+    var nav = window.performance && performance.getEntriesByType &&
+      performance.getEntriesByType("navigation")[0];
+    if (!now && !(nav && (nav.type === "reload" || nav.type === "back_forward"))) {
+      var start = box.querySelector(".qb-start");
+      if (start && !box.querySelector(".qb-resume")) {
+        start.after(el("button", { type: "button", class: "qb-resume" }, t("resume")));
+      }
+      return;
+    }
     var session = { box: box, level: saved.level, levelName: saved.levelName, items: saved.items,
       i: saved.i, started: saved.started || Date.now(), timer: null,
       results: (saved.results || []).map(function (r) {
@@ -710,6 +721,8 @@
   }
   function run(session) {
     var box = session.box;
+    var offer = box.querySelector(".qb-resume");
+    if (offer) offer.remove();
     box.setAttribute("data-state", "running");
     var timer = el("span", { class: "qb-timer", role: "timer", "aria-label": t("time") },
       clock(Math.floor((Date.now() - session.started) / 1000)));
@@ -1014,6 +1027,10 @@
   function practiceClick(box, target) {
     var session = box.__session;
     if (target.closest(".qb-start")) return practiceBegin(box);
+    if (target.closest(".qb-resume")) {
+      target.closest(".qb-resume").remove();
+      return resume(box, true);
+    }
     if (target.closest(".qb-again")) {
       box.querySelector(".qb-stage").textContent = "";
       box.removeAttribute("data-state");
