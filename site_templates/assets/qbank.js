@@ -280,7 +280,7 @@
   }
 
   /* ---------------------------------------------------------------- the question widget */
-  function enhance(q) {
+  function enhance(q, p) {
     if (q.hasAttribute("data-qb-ready")) return;
     q.setAttribute("data-qb-ready", "");
     var feedback = el("p", { class: "qb-feedback", role: "status", "aria-live": "polite" });
@@ -323,12 +323,69 @@
       if (answer) answer.after(rate);
       else q.appendChild(rate);
     }
-    showStatus(q);
+    showStatus(q, p);
+  }
+
+  /* A big topic page holds hundreds of questions: enhancing them all at once is seconds of
+   * main-thread work on a phone. The questions near the viewport are enhanced as they come
+   * (IntersectionObserver), the others a few at a time while the browser is idle, and any
+   * question at once when the reader acts on it (`ready`). */
+  var watcher = null;
+  var pending = [];
+  function ready(q) {
+    if (!q.hasAttribute("data-qb-ready")) {
+      enhance(q);
+      if (watcher) watcher.unobserve(q);
+    }
+    return q;
+  }
+  function enhanceLazily(qs) {
+    if (watcher) watcher.disconnect();
+    watcher = null;
+    pending = qs.slice();
+    if (!("IntersectionObserver" in window)) {
+      var p = progress();
+      qs.forEach(function (q) { enhance(q, p); });
+      pending = [];
+      return;
+    }
+    watcher = new IntersectionObserver(function (entries) {
+      var p = progress();
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) return;
+        enhance(e.target, p);
+        watcher.unobserve(e.target);
+      });
+    }, { rootMargin: "100% 0px" });
+    qs.forEach(function (q) { watcher.observe(q); });
+    whenIdle(enhanceSome);
+  }
+  function whenIdle(fn) {
+    if (window.requestIdleCallback) window.requestIdleCallback(fn);
+    else setTimeout(fn, 50);
+  }
+  /* One idle slice: as many questions as fit in the idle time left (at least one). */
+  function enhanceSome(deadline) {
+    var p = progress();
+    var n = 0;
+    while (pending.length && (n < 1 || (deadline ? deadline.timeRemaining() > 5 : n < 8))) {
+      var q = pending.shift();
+      if (q.isConnected && !q.hasAttribute("data-qb-ready")) {
+        enhance(q, p);
+        if (watcher) watcher.unobserve(q);
+        n++;
+      }
+    }
+    if (pending.length) whenIdle(enhanceSome);
+    else if (watcher) {
+      watcher.disconnect();
+      watcher = null;
+    }
   }
 
   /* A small badge saying how the reader did last time (and the pressed rating). */
-  function showStatus(q) {
-    var r = progress()[q.getAttribute("data-qid")];
+  function showStatus(q, p) {
+    var r = (p || progress())[q.getAttribute("data-qid")];
     q.classList.toggle("qb-done", !!r);
     var meta = q.querySelector(".qb-meta") || q;
     var badge = meta.querySelector(".qb-status");
@@ -423,7 +480,8 @@
   /* Opening the answer without answering marks the right option(s) in the list; the
    * summary says "Hide answer" while it is open. */
   function answerToggled(details) {
-    var q = details.closest(".qb-q[data-qb-ready]");
+    var q = details.closest(".qb-q[data-qid]");
+    if (q) ready(q);
     var summary = details.querySelector(":scope > summary");
     if (!q || !summary) return;
     if (!summary.hasAttribute("data-label")) summary.setAttribute("data-label", summary.textContent);
@@ -509,7 +567,8 @@
     document.querySelectorAll(".qb-progress[data-key]:not(.qb-page-progress)").forEach(fillProgress);
     var own = document.querySelector(".qb-page-progress");
     if (own) fillPageProgress(own);
-    document.querySelectorAll(".qb-q[data-qb-ready]").forEach(showStatus);
+    var p = progress();
+    document.querySelectorAll(".qb-q[data-qb-ready]").forEach(function (q) { showStatus(q, p); });
     applyFilters();
   }
 
@@ -1002,7 +1061,7 @@
     if (!(target instanceof Element)) return;
     var practice = target.closest(".qb-practice");
     if (practice) return practiceClick(practice, target);
-    var q = target.closest(".qb-q[data-qb-ready]");
+    var q = target.closest(".qb-q[data-qid]");
     var reset = target.closest(".qb-reset");
     var undo = target.closest(".qb-undo");
     if (undo) {
@@ -1029,6 +1088,7 @@
       return;
     }
     if (!q) return;
+    ready(q);
     var rateBtn = target.closest(".qb-rate-btn");
     if (rateBtn) return rate(q, rateBtn.getAttribute("data-rate"));
     if (target.closest(".qb-check-btn")) return check(q);
@@ -1163,7 +1223,7 @@
     fresh = {};
     undoable = null;
     var qs = pageQuestions();
-    qs.forEach(enhance);
+    enhanceLazily(qs);
     if (qs.length && !document.querySelector(".qb-practice")) buildTools(qs);
     document.querySelectorAll(".qb-practice").forEach(practiceStart);
     refreshPage();

@@ -118,18 +118,21 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.options = render_options(config, self.repository, str(self.config.report_template))
         self.topic_url = topic_url(config.use_directory_urls)
         default = bank.catalog.default_locale
+        # Every other locale renders, builds and indexes in its own process, while this one
+        # does the default locale; so does serve's first build (its rebuilds build here),
+        # which still renders every locale here: the next rebuild compares against them.
+        unrendered = Shared(bank, RenderedSite(), default)
+        serving = self.serve is not None
+        if self.serve is None or self.serve.shared is None:
+            self.locales.start(
+                config,
+                bank.catalog.locales,
+                lambda locale, folder, index: self._build_locale(
+                    unrendered, locale, config, folder, index=index and not serving
+                ),
+            )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options), default)
-        # Every other locale renders, builds and indexes in its own process, while this one
-        # does the default locale.
-        unrendered = Shared(bank, RenderedSite(), default)
-        self.locales.start(
-            config,
-            bank.catalog.locales,
-            lambda locale, folder, index: self._build_locale(
-                unrendered, locale, config, folder, index=index
-            ),
-        )
         return Shared(bank, render_locale(bank, self.options, default), default)
 
     def _load(self, content_root: Path) -> Bank | None:
@@ -222,6 +225,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             write_search_index(bank, shared.locale, site_dir, self.topic_url)
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         serve = self.serve
+        forked = set(self.locales.running)  # locales whose data files their process wrote
         try:
             extra = {} if serve else self.locales.index_here(bank, scratch, self.topic_url)
             failed = self.locales.collect(
@@ -237,7 +241,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.locales.stop()
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
         if serve is not None:  # (after the locale trees are in place)
-            serve.data_files(site_dir, shared)
+            serve.data_files(site_dir, shared, written_by_locales=forked)
         write_locale_sitemaps(bank, config)
         if serve is not None:
             serve.search(bank, self.topic_url, site_dir)

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -319,11 +319,15 @@ class ServeSession:
 
     # -- data files and search -----------------------------------------------------------------
 
-    def data_files(self, staging: Path, shared: Shared) -> None:
+    def data_files(
+        self, staging: Path, shared: Shared, written_by_locales: Collection[str] = ()
+    ) -> None:
         """The practice and JSON API files: after an edit the practice files of the changed
         fields whose bytes changed, and each ``bank.json`` whose bytes changed (100 MB a
         locale at 30,000 questions, read by no page) in the background, straight into the
-        served folder, once edits pause; after a full rebuild all of them, in this build."""
+        served folder, once edits pause; after a full rebuild all of them, in this build,
+        but those of ``written_by_locales`` (the first build's locale process wrote them;
+        their digests stay unknown, so the next rebuild that changes them writes them)."""
         site = shared.site
         fields = None if self.full else self.fields
         with self.api_lock:
@@ -332,6 +336,8 @@ class ServeSession:
             if fields is None:
                 self.data_digests = {}
         for locale in shared.bank.catalog.locales:
+            if locale in written_by_locales:
+                continue
             write_deferred(
                 site,
                 locale,

@@ -1,0 +1,158 @@
+"""A big topic page (120 questions) in real Chromium: the widget enhances questions lazily
+(near the viewport, in idle time, or when acted on), and filters, progress counts, the table
+of contents and ``qbank verify`` still cover every question."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from sitebuild import build_site
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from make_bank import make_bank
+
+from qbank.cli import main
+
+QUESTIONS = 120
+PAGE = "en/field-01/topic-01/"
+# No idle time ever comes: only the viewport and the reader's actions enhance questions.
+NO_IDLE = "window.requestIdleCallback = function () { return 0; };"
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def big_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
+    """One topic of ``QUESTIONS`` questions (English only), built and served; yields (base
+    URL, site folder, content folder)."""
+    tmp = tmp_path_factory.mktemp("big-page")
+    content = tmp / "content"
+    make_bank(content, QUESTIONS, 1, 1, 1, ("en",), 7)
+    site = tmp / "site"
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    build_site(tmp, content, theme={"name": "material", "font": False}, site_url=url)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield url, site, content
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def tab(browser: Any, big_site: tuple[str, Path, Path]) -> Iterator[Any]:
+    context = browser.new_context(base_url=big_site[0], viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def ready_count(tab: Any) -> int:
+    return int(tab.locator(".qb-q[data-qb-ready]").count())
+
+
+def test_questions_far_below_wait_until_they_near_the_viewport(tab: Any) -> None:
+    tab.add_init_script(NO_IDLE)
+    tab.goto(PAGE)
+    tab.wait_for_selector(".qb-q[data-qb-ready]")
+    first = tab.locator(".qb-q").first
+    assert first.get_attribute("data-qb-ready") is not None
+    assert ready_count(tab) < QUESTIONS // 2  # the rest waits
+    last = tab.locator(".qb-q").last
+    assert last.get_attribute("data-qb-ready") is None
+    last.scroll_into_view_if_needed()
+    tab.wait_for_selector(".qb-q:last-of-type[data-qb-ready]")
+    assert last.locator(".qb-pick, .qb-check, .qb-rate-btn").count() > 0
+
+
+def test_idle_time_enhances_every_question(tab: Any) -> None:
+    tab.goto(PAGE)
+    tab.wait_for_function(
+        f"document.querySelectorAll('.qb-q[data-qb-ready]').length === {QUESTIONS}",
+        timeout=60_000,
+    )
+    choice = tab.locator('.qb-q[data-kind="choice"]')
+    buttons = tab.locator(".qb-q .qb-pick, .qb-q .qb-check")
+    assert buttons.count() == 4 * choice.count()
+
+
+def test_a_question_not_yet_enhanced_answers_a_click(tab: Any) -> None:
+    tab.add_init_script(NO_IDLE)
+    tab.goto(PAGE)
+    tab.wait_for_selector(".qb-q[data-qb-ready]")
+    # The last single-answer choice question, clicked without scrolling to it.
+    qid = tab.evaluate(
+        """() => {
+          const qs = [...document.querySelectorAll('.qb-q[data-kind="choice"]')]
+            .filter((q) => !q.querySelector('.qb-options[data-multi="1"]')
+                           && q.getAttribute('data-answer').split(' ').length === 1);
+          const q = qs[qs.length - 1];
+          if (q.hasAttribute('data-qb-ready')) return null;
+          q.querySelector('.qb-option .qb-option-text')
+            .dispatchEvent(new MouseEvent('click', { bubbles: true }));
+          return q.getAttribute('data-qid');
+        }"""
+    )
+    assert qid is not None, "the question was enhanced before it was near the viewport"
+    q = tab.locator(f'.qb-q[data-qid="{qid}"]')
+    assert q.get_attribute("data-qb-ready") is not None
+    # (text_content: off-screen questions are not rendered, content-visibility: auto)
+    assert (q.locator(".qb-feedback").text_content() or "").strip()
+    assert q.locator(".qb-option.qb-chosen").count() == 1
+    assert "1" in tab.locator(".qb-page-progress .qb-count").inner_text().split()[0]
+
+
+def test_filters_progress_and_toc_cover_every_question(
+    tab: Any, big_site: tuple[str, Path, Path]
+) -> None:
+    tab.add_init_script(NO_IDLE)
+    tab.goto(PAGE)
+    tab.wait_for_selector(".qb-filters")
+    counts = tab.evaluate(
+        """() => {
+          const qs = [...document.querySelectorAll('.qb-q[data-qid]')];
+          const toc = [...document.querySelectorAll('.md-sidebar--secondary a[href*="#h-"]')]
+            .map((a) => a.getAttribute('href').split('#')[1]).sort();
+          const own = qs.map((q) => 'h-' + q.getAttribute('data-qid')).sort();
+          return { all: qs.length,
+                   easy: qs.filter((q) => q.getAttribute('data-difficulty') === '1').length,
+                   toc: toc.length, same: toc.join() === own.join() };
+        }"""
+    )
+    assert counts["all"] == QUESTIONS
+    assert counts["toc"] == QUESTIONS
+    assert counts["same"], "the table of contents does not list every question's heading"
+    shown = tab.locator(".qb-shown")
+    assert shown.inner_text().endswith(f"{QUESTIONS} of {QUESTIONS}")
+    tab.select_option(".qb-filters select[name=difficulty]", "1")
+    visible = tab.evaluate(
+        "() => [...document.querySelectorAll('.qb-q[data-qid]')].filter((q) => !q.hidden).length"
+    )
+    assert visible == counts["easy"]
+    assert shown.inner_text().endswith(f"{counts['easy']} of {QUESTIONS}")
+    # Answer a question far down (enhanced on demand): the page's count says one answered.
+    last = tab.locator('.qb-q[data-kind="choice"][data-difficulty="1"]').last
+    last.locator(".qb-option").first.click()
+    tab.wait_for_function(
+        "() => document.querySelector('.qb-page-progress .qb-count').textContent.startsWith('1')"
+    )
+    assert (last.locator(".qb-feedback").text_content() or "").strip()
+
+
+def test_verify_passes_on_the_big_page(big_site: tuple[str, Path, Path]) -> None:
+    _, site, content = big_site
+    result = CliRunner().invoke(main, ["verify", str(site), "--content", str(content)])
+    assert result.exit_code == 0, result.output
+    assert f"ok: {QUESTIONS} question(s) verified" in result.output
