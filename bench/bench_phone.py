@@ -54,7 +54,15 @@ from typing import Any, ClassVar
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from make_bank import make_bank  # noqa: E402
-from run import build_plain, own_assets, page_features, run_mkdocs, write_plain, write_qbank  # noqa: E402
+from run import (  # noqa: E402
+    build_plain,
+    own_assets,
+    page_features,
+    quiz_installed,
+    run_mkdocs,
+    write_plain,
+    write_qbank,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
@@ -430,13 +438,7 @@ def main(argv: list[str] | None = None) -> int:
 
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    quiz = not args.skip_quiz
-    if quiz:
-        try:
-            import mkdocs_quiz  # type: ignore[import-untyped]  # noqa: F401
-        except ImportError:
-            print("mkdocs-quiz is not installed (pip install -e '.[bench]'): leaving it out")
-            quiz = False
+    quiz = not args.skip_quiz and quiz_installed()
     kinds = ["qbank", "plain"] + (["quiz"] if quiz else [])
     sites = {
         size: (

@@ -40,6 +40,7 @@ from run import (  # noqa: E402
     measure,
     median_of,
     run_mkdocs,
+    until_served,
     write_plain,
     write_qbank,
 )
@@ -97,14 +98,7 @@ def preview(project: Path, content: Path, edits: int) -> list[float]:
             time.sleep(2.0)
             start = time.perf_counter()
             target.write_text(_edited(original, marker, "one locale"), "utf-8")
-            while True:
-                body = _get(port, page)
-                if body is not None and marker in body:
-                    break
-                if time.perf_counter() - start > 600:
-                    raise SystemExit("the served page never showed the edit")
-                time.sleep(0.05)
-            times.append(time.perf_counter() - start)
+            times.append(until_served(port, page, marker, start, poll=0.05))
     finally:
         target.write_text(original, "utf-8")
         for process in (serve, watch):

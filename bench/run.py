@@ -439,6 +439,28 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def until_served(port: int, page: str, marker: str, start: float, poll: float = 0.02) -> float:
+    """Seconds from ``start`` (``time.perf_counter``) until the page served at ``port``
+    shows ``marker``."""
+    while True:
+        body = _get(port, page)
+        if body is not None and marker in body:
+            return time.perf_counter() - start
+        if time.perf_counter() - start > 600:
+            raise SystemExit("the served page never showed the edit")
+        time.sleep(poll)
+
+
+def quiz_installed() -> bool:
+    """Whether mkdocs-quiz (the ``bench`` extra) can be built; says so when it cannot."""
+    try:
+        import mkdocs_quiz  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:
+        print("mkdocs-quiz is not installed (pip install -e '.[bench]'): leaving it out")
+        return False
+    return True
+
+
 def _get(port: int, path: str) -> str | None:
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -499,14 +521,7 @@ def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[flo
                 written = target if kind != "new question" else target.with_name(f"b-{n}.yaml")
                 start = time.perf_counter()
                 written.write_text(text, "utf-8")
-                while True:
-                    body = _get(port, page)
-                    if body is not None and marker in body:
-                        break
-                    if time.perf_counter() - start > 600:
-                        raise SystemExit("the served page never showed the edit")
-                    time.sleep(0.02)
-                times[kind].append(time.perf_counter() - start)
+                times[kind].append(until_served(port, page, marker, start))
                 if written != target:
                     written.unlink()
         target.write_text(original, "utf-8")
@@ -560,13 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    quiz = not args.skip_quiz
-    if quiz:
-        try:
-            import mkdocs_quiz  # type: ignore[import-untyped]  # noqa: F401
-        except ImportError:
-            print("mkdocs-quiz is not installed (pip install -e '.[bench]'): skipping (e)")
-            quiz = False
+    quiz = not args.skip_quiz and quiz_installed()
     content = work / f"bank-{args.questions}"
     stamp = content / ".bench-stamp"
     if not stamp.is_file():
