@@ -113,7 +113,17 @@ def _serious(page: Any) -> list[str]:
 
 
 def _scheme(page: Any, scheme: str) -> None:
-    page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+    """Switch the palette and wait until the colour transitions it starts have ended (axe
+    would otherwise read a colour halfway between the two palettes)."""
+    page.evaluate(
+        """(scheme) => {
+            document.body.setAttribute('data-md-color-scheme', scheme);
+            return Promise.all(document.getAnimations()
+                .filter((a) => a instanceof CSSTransition)
+                .map((a) => a.finished.catch(() => null)));
+        }""",
+        scheme,
+    )
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
