@@ -80,7 +80,9 @@ def test_questions_far_below_wait_until_they_near_the_viewport(tab: Any) -> None
 def test_idle_time_enhances_every_question(tab: Any) -> None:
     tab.goto(PAGE)
     tab.wait_for_function(
-        f"document.querySelectorAll('.qb-q[data-qb-ready]').length === {QUESTIONS}",
+        # a function, not a bare expression: Playwright evaluates a bare one with eval(),
+        # which the pages' Content-Security-Policy refuses
+        f"() => document.querySelectorAll('.qb-q[data-qb-ready]').length === {QUESTIONS}",
         timeout=60_000,
     )
     choice = tab.locator('.qb-q[data-kind="choice"]')
