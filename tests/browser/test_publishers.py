@@ -6,16 +6,14 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import threading
-from collections.abc import Iterator
-from functools import partial
-from http.server import ThreadingHTTPServer
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
-from search_bank import _QuietHandler
 from sitebuild import PUBLISHERS, publish_tree, write_small_bank, write_tree
 
 pytestmark = pytest.mark.browser
@@ -30,25 +28,22 @@ THEME = {"name": "material", "font": False, "features": ["navigation.instant"]}
 
 @pytest.fixture(scope="module", params=PUBLISHERS)
 def published(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    folder_server: Callable[[Path], AbstractContextManager[str]],
 ) -> Iterator[str]:
     """The small bank's tree, published by one publisher and served on 127.0.0.1."""
     publisher = str(request.param)
     folder = tmp_path_factory.mktemp(f"tree-{publisher}")
     site = folder / "tree" / "site"
     site.mkdir(parents=True)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=site))
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    content = write_small_bank(folder / "content")
-    try:
-        publish_tree(write_tree(folder, content, theme=THEME, site_url=url), publisher)
-    except subprocess.CalledProcessError as error:
-        pytest.fail(f"{publisher} failed:\n{error.stdout[-3000:]}\n{error.stderr[-3000:]}")
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield url
-    httpd.shutdown()
-    httpd.server_close()
+    with folder_server(site) as url:
+        content = write_small_bank(folder / "content")
+        try:
+            publish_tree(write_tree(folder, content, theme=THEME, site_url=url), publisher)
+        except subprocess.CalledProcessError as error:
+            pytest.fail(f"{publisher} failed:\n{error.stdout[-3000:]}\n{error.stderr[-3000:]}")
+        yield url
 
 
 @pytest.fixture

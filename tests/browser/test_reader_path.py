@@ -10,11 +10,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,28 +41,21 @@ THEME: dict[str, Any] = {
 }
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
-def messy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def messy(
+    tmp_path_factory: pytest.TempPathFactory,
+    folder_server: Callable[[Path], AbstractContextManager[str]],
+) -> Iterator[str]:
     """The messy bank built and served on 127.0.0.1; yields the base URL."""
     tmp = tmp_path_factory.mktemp("messy-site")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=tmp / "site"))
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    content = write_messy_bank(tmp / "content")
-    config = {"markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"]}
-    try:
-        build_site(tmp, content, theme=THEME, site_url=url, **config)
-    except subprocess.CalledProcessError as error:
-        pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield url
-    httpd.shutdown()
-    httpd.server_close()
+    with folder_server(tmp / "site") as url:
+        content = write_messy_bank(tmp / "content")
+        config = {"markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"]}
+        try:
+            build_site(tmp, content, theme=THEME, site_url=url, **config)
+        except subprocess.CalledProcessError as error:
+            pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
+        yield url
 
 
 @pytest.fixture
