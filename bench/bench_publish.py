@@ -1,16 +1,16 @@
-"""Publish bench: ``qbank build``'s tree published by MkDocs, ProperDocs and Zensical, next to
-the qbank plugin and plain Material on the same synthetic bank.
+"""Publish bench: ``qbank build``'s tree published by MkDocs, ProperDocs and Zensical.
 
     python bench/bench_publish.py [--questions 3000] [--runs 1] [--work /tmp/qbank-bench]
-        [--preview]
+        [--preview] [--preview-only]
 
 Each figure is wall time, CPU time and peak memory of the process tree (``run.measure``):
 
 - ``qbank build`` writing the tree from nothing;
 - ``qbank build`` again with nothing changed (only files whose bytes changed are written);
-- ``mkdocs build``, ``properdocs build``, ``zensical build --clean`` of that tree (no plugin);
-- the qbank plugin (``mkdocs build``, every locale and its search) and plain Material (the
-  same questions as hand-written pages, ``run.write_plain``), as in ``bench/run.py``.
+- ``mkdocs build``, ``properdocs build``, ``zensical build --clean`` of that tree (no plugin).
+
+``bench/run.py`` measures the same (``publisher_figures``) next to the qbank plugin and plain
+Material on the same questions and prints the ratios; this script is the publishers alone.
 
 ``--preview`` also times edit → preview once per edit: ``qbank build --watch`` and
 ``zensical serve`` run, a question's English prompt is rewritten, and the served topic page
@@ -39,13 +39,17 @@ from run import (  # noqa: E402
     _row,
     measure,
     median_of,
-    run_mkdocs,
     until_served,
-    write_plain,
     write_qbank,
 )
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+# Each publisher's build of the tree: its name in the figures, its command (run in the tree).
+PUBLISHERS = {
+    "mkdocs": ["mkdocs", "build", "-q", "-f", "mkdocs.yml"],
+    "properdocs": ["properdocs", "build", "-q", "-f", "mkdocs.yml"],
+    "zensical": ["zensical", "build", "--clean", "-f", "mkdocs.yml"],
+}
 
 
 def write_tree(content: Path, project: Path) -> list[str]:
@@ -116,6 +120,28 @@ def print_preview(seconds: list[float]) -> None:
     )
 
 
+def publisher_figures(
+    content: Path, work: Path, runs: int, again: bool = False
+) -> dict[str, dict[str, float]]:
+    """Medians of ``runs`` runs of ``qbank build`` writing the tree of ``content`` from
+    nothing (``"tree"``), with ``again`` of the same with nothing changed (``"tree again"``),
+    and of each publisher's build of that tree (``PUBLISHERS``)."""
+    project = work / f"publish-{content.name.removeprefix('bank-')}"
+    tree = project / "tree"
+    command = write_tree(content, project)
+
+    def cold(_: int) -> dict[str, float]:
+        shutil.rmtree(tree, ignore_errors=True)
+        return measure(command, project)
+
+    figures = {"tree": median_of(runs, cold)}
+    if again:
+        figures["tree again"] = median_of(runs, lambda _: measure(command, project))
+    for name, (tool, *rest) in PUBLISHERS.items():
+        figures[name] = timed(runs, [str(BIN / tool), *rest], tree)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=3000)
@@ -132,33 +158,16 @@ def main(argv: list[str] | None = None) -> int:
         (content / ".bench-stamp").write_text("ok")
     print(f"bank: {args.questions} questions in en, tr, zh ({content}); runs: {args.runs}")
     project = work / f"publish-{args.questions}"
-    tree = project / "tree"
-    command = write_tree(content, project)
     if args.preview_only:
-        measure(command, project)  # the tree the server starts from
+        measure(write_tree(content, project), project)  # the tree the server starts from
         print_preview(preview(project, content, args.edits))
         return 0
-
-    def cold(_: int) -> dict[str, float]:
-        shutil.rmtree(tree, ignore_errors=True)
-        return measure(command, project)
-
-    print(_row("qbank build (tree from nothing)", median_of(args.runs, cold)), flush=True)
-    again = median_of(args.runs, lambda _: measure(command, project))
-    print(_row("qbank build (nothing changed)", again), flush=True)
-    publishers = {
-        "mkdocs build (tree, no plugin)": ["mkdocs", "build", "-q", "-f", "mkdocs.yml"],
-        "properdocs build (tree)": ["properdocs", "build", "-q", "-f", "mkdocs.yml"],
-        "zensical build --clean (tree)": ["zensical", "build", "--clean", "-f", "mkdocs.yml"],
+    labels = {
+        "tree": "qbank build (tree from nothing)",
+        "tree again": "qbank build (nothing changed)",
     }
-    for name, (tool, *rest) in publishers.items():
-        print(_row(name, timed(args.runs, [str(BIN / tool), *rest], tree)), flush=True)
-    plugin = work / f"qbank-{args.questions}"
-    write_qbank(content, plugin)
-    print(_row("qbank plugin (mkdocs build)", median_of(args.runs, lambda _: run_mkdocs(plugin))))
-    plain = work / f"plain-{args.questions}"
-    write_plain(content, plain, quiz=False)
-    print(_row("plain Material + its search", median_of(args.runs, lambda _: run_mkdocs(plain))))
+    for name, figures in publisher_figures(content, work, args.runs, again=True).items():
+        print(_row(labels.get(name, f"{name} build (tree, no plugin)"), figures), flush=True)
     if args.preview:
         print_preview(preview(project, content, args.edits))
     return 0

@@ -1,8 +1,8 @@
 """Build bench: qbank against plain Material and mkdocs-quiz on the same synthetic bank.
 
     python bench/run.py [--questions 3000] [--runs 3] [--work /tmp/qbank-bench]
-        [--skip-quiz] [--skip-serve] [--one-nav] [--baseline-jobs 2] [--search-bench]
-        [--serve-only]
+        [--skip-quiz] [--skip-serve] [--skip-publishers] [--one-nav] [--baseline-jobs 2]
+        [--search-bench] [--serve-only]
 
 (`make bench` runs it with the defaults.) In one run, on one bank written by
 ``bench/make_bank.py`` (three locales), it measures wall time, CPU time (user + system of the
@@ -23,10 +23,16 @@ d. the baseline: the same questions as hand-written Material Markdown (a page pe
    default palette, the language switcher and Material's own search;
 d1. (``--one-nav``) the baseline as one ``mkdocs build`` with every locale in one nav;
 e. mkdocs-quiz (the ``bench`` extra) on the same questions (``<quiz>`` blocks; open questions
-   as in d), built as d.
+   as in d), built as d;
+f. ``qbank build`` writing the publisher-neutral tree from nothing, and g. each publisher's
+   build of that tree without the plugin: ``mkdocs build``, ``properdocs build``,
+   ``zensical build`` (``bench_publish.publisher_figures``; ``--skip-publishers`` leaves
+   them out).
 
 It prints the medians of ``--runs`` runs and the ratios c/d, c/e and a/b, each of wall time
-and of CPU time; the weight of a 75-question topic page (HTML bytes plus every file its
+and of CPU time; per publisher (f+g)/d, the tree and its publication against plain Material,
+in wall time, CPU time and peak memory (the larger of the two steps'); the weight of a
+75-question topic page (HTML bytes plus every file its
 ``<link>``/``<script>`` tags load that Material does not ship, found by parsing the page) in
 qbank, plain Material and mkdocs-quiz; the search bytes on disk; whether two qbank builds
 are byte-identical; and the edit → preview time under ``mkdocs serve`` (a question file is
@@ -552,6 +558,29 @@ def _row(name: str, figures: dict[str, float]) -> str:
     )
 
 
+def publishers(figures: dict[str, Any], content: Path, work: Path, runs: int) -> None:
+    """Measure (f) ``qbank build``'s tree and (g) each publisher's build of it; print them and
+    each (f+g)/d, the tree and its publication against plain Material (``figures["plain"]``):
+    wall and CPU time summed, memory the peak of the two steps."""
+    from bench_publish import publisher_figures  # (it imports this module)
+
+    found = publisher_figures(content, work, runs)
+    tree = found.pop("tree")
+    figures["tree"] = tree
+    print(_row("(f) qbank build, the tree from nothing", tree), flush=True)
+    for name, step in found.items():
+        figures[f"publisher {name}"] = step
+        print(_row(f"(g) {name} build of the tree (no plugin)", step), flush=True)
+    plain = figures["plain"]
+    for name, step in found.items():
+        wall = (tree["seconds"] + step["seconds"]) / plain["seconds"]
+        cpu = (tree["cpu"] + step["cpu"]) / plain["cpu"]
+        mib = max(tree["mib"], step["mib"]) / plain["mib"]
+        figures[f"ratio (f+g)/d {name}"] = {"wall": wall, "cpu": cpu, "memory": mib}
+        label = f"(f+g)/d (tree + {name} / plain)"
+        print(f"  ratio {label:<36} {wall:5.2f} wall time, {cpu:5.2f} CPU time, {mib:5.2f} memory")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -571,6 +600,9 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline-jobs", type=int, default=2, help="locale builds of d and e run at a time"
     )
     parser.add_argument("--search-bench", action="store_true", help="also run bench_search.py")
+    parser.add_argument(
+        "--skip-publishers", action="store_true", help="leave out qbank build + publishers (f, g)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     work: Path = args.work.resolve()
@@ -663,6 +695,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  two qbank builds byte-identical: {'yes' if not differing else 'NO'}")
     for path in differing[:10]:
         print(f"    differs: {path}")
+    if not args.skip_publishers:
+        publishers(figures, content, work, args.runs)
 
     plain_site = work / f"plain-{args.questions}" / "site"
     search = {
