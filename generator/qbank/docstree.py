@@ -75,7 +75,8 @@ _TITLE = re.compile(r'\A(---\ntitle: ")([^"\n]*)(")', re.MULTILINE)
 LANGUAGE_PARTIAL = """\
 {#- Written by `qbank build`: the language of the page's locale (the first segment of its
     URL), so that one build of every locale speaks each page's language; other pages
-    keep theme.language. -#}
+    keep theme.language. A key the theme's language file lacks (Zensical's newer ones) is
+    read from qbank's strings (widget.material) before English. -#}
 {% set url = page.url if page is defined and page and page.url else "" %}
 {% set ns = namespace(language=config.theme.language | d("en", true)) %}
 {% for locale, code in (config.extra.qbank_languages or {}) | items %}
@@ -83,7 +84,9 @@ LANGUAGE_PARTIAL = """\
 {% endfor %}
 {% import "partials/languages/" ~ ns.language ~ ".html" as lang %}
 {% import "partials/languages/en.html" as fallback %}
-{% macro t(key) %}{{ lang.t(key) or fallback.t(key) or key }}{% endmacro %}
+{% import "partials/qbank-text.html" as qbank with context %}
+{% set own = qbank.text.material or {} %}
+{% macro t(key) %}{{ lang.t(key) or own[key] or fallback.t(key) or key }}{% endmacro %}
 """
 
 

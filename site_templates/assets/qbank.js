@@ -1202,6 +1202,20 @@
     if (e.target instanceof Element && e.target.matches("details.qb-answer")) answerToggled(e.target);
   }, true);
 
+  /* ---------------------------------------------------------------- menu landmarks */
+  /* Material names each menu section's <nav> by its toggle (aria-labelledby); under
+     navigation.indexes the toggle holds only an icon, so those sections were navigation
+     landmarks without a name, alike. The toggle takes the section's title, in the page's
+     language as the menu is (Material finds the <nav> by that id: it stays). */
+  function nameMenus() {
+    document.querySelectorAll("nav.md-nav[aria-labelledby]").forEach(function (nav) {
+      var toggle = document.getElementById(nav.getAttribute("aria-labelledby"));
+      var title = nav.querySelector(".md-nav__title");
+      if (!toggle || !title || toggle.textContent.trim() || toggle.hasAttribute("aria-label")) return;
+      toggle.setAttribute("aria-label", title.textContent.trim());
+    });
+  }
+
   /* ---------------------------------------------------------------- per page */
   /* One build of every locale (`qbank build`'s tree): an instant navigation into another
      locale loads that page in full, so its language (Material's and these strings) follows. */
@@ -1220,6 +1234,7 @@
       location.reload();
       return;
     }
+    nameMenus();
     fresh = {};
     undoable = null;
     var qs = pageQuestions();
