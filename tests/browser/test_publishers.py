@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from chrome_text import english_left, material_text
 from playwright.sync_api import expect
 from sitebuild import PUBLISHERS, publish_tree, write_small_bank, write_tree
 
@@ -23,7 +24,11 @@ JUNIOR = "01a05d13-8d21-739a-baa2-7dab67be4002"  # throughput, answer a
 OPEN = "01a05d13-8d21-739a-baa2-7dab67be4003"  # throughput, open, senior/mid
 COVERING = "01a05d13-8d21-739a-baa2-7dab67be4008"  # indexing, open, en/tr/zh
 TOPIC = "ml-engineer/throughput/"
-THEME = {"name": "material", "font": False, "features": ["navigation.instant"]}
+THEME = {
+    "name": "material",
+    "font": False,
+    "features": ["navigation.instant", "navigation.top", "navigation.footer"],
+}
 
 
 @pytest.fixture(scope="module", params=PUBLISHERS)
@@ -69,6 +74,22 @@ def test_reveal_explanation_and_the_page_language(page: Any) -> None:
     assert page.evaluate("document.documentElement.lang") == "tr"
     option(page, SINGLE, "b").click()
     expect(question(page, SINGLE).locator(".qb-feedback")).to_have_text(re.compile("Doğru"))
+
+
+def test_material_text_is_in_the_page_language(page: Any) -> None:
+    """One build holds every locale: what Material writes around each page (header, palette
+    toggles, search box, footer, tooltips…) still follows the page's locale."""
+    page.goto("en/" + TOPIC)
+    english = material_text(page)
+    assert english["previous and next"] == "Previous | Next"
+    assert english["palette toggles"] == "Switch to dark mode | Switch to light mode"
+    left = []
+    for locale in ("tr", "zh"):
+        page.goto(f"{locale}/{TOPIC}")
+        left += english_left(f"{locale}/{TOPIC}", english, material_text(page))
+    assert left == []
+    error = "() => JSON.parse(document.getElementById('__config').textContent).translations"
+    assert page.evaluate(error).get("clipboard.error", "无法复制到剪贴板") == "无法复制到剪贴板"
 
 
 def test_progress_survives_a_reload(page: Any) -> None:

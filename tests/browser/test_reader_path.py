@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chrome_text import english_left, material_text
 from fixtures.messy_bank import BIG, qid, write_messy_bank
 from playwright.sync_api import expect
 from sitebuild import build_site
@@ -32,6 +33,8 @@ THEME: dict[str, Any] = {
         "navigation.sections",
         "navigation.indexes",
         "navigation.prune",
+        "navigation.top",
+        "navigation.footer",
         "toc.follow",
     ],
     "palette": [
@@ -319,6 +322,20 @@ def test_chinese_uses_full_width_colons_and_footers_are_localized(tab: Any) -> N
     expect(tab.locator(".md-copyright")).not_to_contain_text("Made with")
 
 
+@pytest.mark.parametrize("path", ["javascript/closures/", "javascript/level-junior/"])
+def test_material_text_around_the_page_is_in_its_language(tab: Any, path: str) -> None:
+    tab.goto("en/" + path)
+    english = material_text(tab)
+    assert english["previous and next"] == "Previous | Next"
+    assert english["palette toggles"] == "Switch to dark mode | Switch to light mode"
+    left = []
+    for locale in ("tr", "zh"):
+        tab.goto(f"{locale}/{path}")
+        left += english_left(f"{locale}/{path}", english, material_text(tab))
+    assert left == []
+    assert material_text(tab)["palette toggles"] == "切换到深色模式 | 切换到浅色模式"
+
+
 def test_one_question_topic_has_no_filter_bar(tab: Any) -> None:
     tab.goto("en/javascript/event-loop/")
     expect(tab.locator(".qb-page-progress")).to_be_visible()
@@ -358,6 +375,52 @@ def test_axe_finds_nothing_serious(tab: Any, path: str, scheme: str) -> None:
     tab.goto(path)
     _scheme(tab, scheme)
     assert _serious(tab) == []
+
+
+@pytest.mark.parametrize("locale", ["en", "tr", "zh"])
+def test_menu_landmarks_have_distinct_names_in_the_page_language(tab: Any, locale: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    tab.goto(f"{locale}/javascript/closures/")
+    names = tab.evaluate(
+        """() => Array.from(document.querySelectorAll("nav"))
+            .filter((n) => n.offsetParent !== null)
+            .map((n) => {
+                const by = n.getAttribute("aria-labelledby");
+                const label = by && document.getElementById(by);
+                return label ? (label.getAttribute("aria-label") || label.textContent.trim())
+                    : (n.getAttribute("aria-label") || "");
+            })"""
+    )
+    assert all(names), names
+    assert len(names) == len(set(names)), names
+    field = {"en": "JavaScript Engineer", "tr": "JavaScript Mühendisi", "zh": "JavaScript 工程师"}
+    assert field[locale] in names
+    found = Axe().run(tab, options={"runOnly": ["landmark-unique", "region"]})
+    assert [v["id"] for v in found.response["violations"]] == []
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_search_label_is_readable_at_rest_hovered_and_open(tab: Any, scheme: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+    from test_practice_a11y import _scheme
+
+    tab.set_viewport_size({"width": 1280, "height": 800})  # wide: the label shows
+    tab.goto(CLOSURES)
+    _scheme(tab, scheme)
+    button = tab.locator(".qb-search__open")
+    expect(button.locator(".qb-search__label")).to_be_visible()
+    for step in ("at rest", "hovered", "open"):
+        if step == "hovered":
+            button.hover()
+        elif step == "open":
+            button.click()
+            expect(tab.locator(".qb-search__panel")).to_be_visible()
+            tab.locator(".qb-search__input").fill("closure")
+            button.hover()
+        tab.wait_for_timeout(400)  # Material's opacity transition on header buttons (0.25 s)
+        found = Axe().run(tab, context=".qb-search", options={"runOnly": ["color-contrast"]})
+        assert found.response["violations"] == [], (step, found.response["violations"])
 
 
 def test_no_outside_request(tab: Any, messy: str) -> None:
