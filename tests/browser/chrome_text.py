@@ -48,11 +48,22 @@ def material_text(page: Any) -> dict[str, str]:
     return dict(page.evaluate(_READ))
 
 
-def english_left(base: Any, english: dict[str, str], other: dict[str, str]) -> list[str]:
-    """The elements whose text on a page of another locale is missing, or the same as on the
-    English page (``base`` names the pages, for the message)."""
-    return [
-        f"{base}: {name}: {other.get(name)!r} (English: {text!r})"
-        for name, text in english.items()
-        if text and (not other.get(name) or other[name] == text)
-    ]
+def english_left(page: Any, path: str, locales: tuple[str, ...] = ("tr", "zh")) -> list[str]:
+    """Open ``en/<path>``, then ``<locale>/<path>`` for each of ``locales``: the elements
+    whose text on a page of another locale is missing, or the same as on the English page.
+    The English page's own text is checked for the footer and the palette toggles (the
+    pages' theme must have ``navigation.footer`` and the default light/dark palette)."""
+    page.goto(f"en/{path}")
+    english = material_text(page)
+    assert english["previous and next"] == "Previous | Next"
+    assert english["palette toggles"] == "Switch to dark mode | Switch to light mode"
+    left = []
+    for locale in locales:
+        page.goto(f"{locale}/{path}")
+        other = material_text(page)
+        left += [
+            f"{locale}/{path}: {name}: {other.get(name)!r} (English: {text!r})"
+            for name, text in english.items()
+            if text and (not other.get(name) or other[name] == text)
+        ]
+    return left
