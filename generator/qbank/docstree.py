@@ -190,6 +190,7 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     extra["qbank_locale"] = default
     extra["qbank_strings"] = strings_for(default)["widget"]
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
+    extra["qbank_site_names"] = {loc: escape(site.titles[loc]) for loc in catalog.locales}
     extra["qbank_search"] = search_settings(bank)
     extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}
     extra["alternate"] = [

@@ -1,6 +1,7 @@
-"""The text Material (or Zensical) writes around a page's content — header, palette toggles,
-language menu, search box, skip link, "back to top", footer, code-copy tooltips — read from a
-page in Chromium, so that tests can check it is in the page's language on every publisher.
+"""The text Material (or Zensical) writes around a page's content — header and site name,
+palette toggles, language menu, search box, skip link, "back to top", footer, code-copy
+tooltips — read from a page in Chromium, so that tests can check it is in the page's language
+on every publisher.
 
 A plain module (not a conftest) so that test files import it by name."""
 
@@ -26,6 +27,7 @@ _READ = """() => {
   const config = JSON.parse(text("#__config") || "{}").translations || {};
   return {
     "header": attr("nav.md-header__inner", "aria-label"),
+    "site name": text(".md-header__title .md-header__topic"),
     "palette toggles": all("form[data-md-component=palette] label", "title"),
     "language menu": attr(".md-select > button", "aria-label"),
     "search box": attr(".qb-search__input", "placeholder"),
