@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -83,3 +84,26 @@ def test_a_field_named_like_the_match_page_is_a_content_error(small_bank: Path) 
         render_site(load_bank(small_bank))
     assert "fields.match" in caught.value.format_text()
     assert "reserves" in caught.value.format_text()
+
+
+def test_serve_recounts_only_the_topics_whose_questions_changed(bank: Bank) -> None:
+    """Under ``mkdocs serve`` a topic's counts are kept while its entries are the very same
+    objects (``BodyCache.match_counts``), and the file is the one a fresh count writes."""
+    from qbank.render import BodyCache
+
+    cache = BodyCache()
+    counted: list[tuple[str, str]] = []
+
+    def counting(locale, key, here, count):  # type: ignore[no-untyped-def]
+        return cache.match_counts(locale, key, here, lambda: counted.append(key[::2]) or count())
+
+    first = match_file(bank, "en", counting)
+    assert first == match_file(bank, "en") and len(counted) == len(list(bank.topics()))
+    counted.clear()
+    assert match_file(bank, "en", counting) == first and counted == []
+    here = list(bank.by_topic["backend-engineer", "caching"])
+    key = ("backend-engineer", "distributed-systems", "caching")
+    kept = cache.match_counts("en", key, here, lambda: {"x": 1.0})
+    assert cache.match_counts("en", key, list(here), lambda: {"y": 1.0}) is kept
+    reloaded = [copy.copy(here[0]), *here[1:]]  # a file read again: another Entry object
+    assert cache.match_counts("en", key, reloaded, lambda: {"y": 1.0}) == {"y": 1.0}
