@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from qbank.bank import Bank, load_bank
+from qbank.bank import Bank, Entry, load_bank
 from qbank.match import match_file, match_path, topic_profiles
 from qbank.problems import ContentError
 from qbank.render import render_site
 from qbank.search.tokenize import is_cjk, stemmer_spec, terms
 
+Counts = dict[str, float]
 SAMPLE = Path(__file__).resolve().parent.parent / "content"
 
 
@@ -94,13 +96,21 @@ def test_serve_recounts_only_the_topics_whose_questions_changed(bank: Bank) -> N
     cache = BodyCache()
     counted: list[tuple[str, str]] = []
 
-    def counting(locale, key, here, count):  # type: ignore[no-untyped-def]
-        return cache.match_counts(locale, key, here, lambda: counted.append(key[::2]) or count())
+    def counting(
+        locale: str, key: tuple[str, str, str], here: list[Entry], count: Callable[[], Counts]
+    ) -> Counts:
+        def counting_count() -> Counts:
+            counted.append((key[0], key[2]))
+            return count()
+
+        return cache.match_counts(locale, key, here, counting_count)
 
     first = match_file(bank, "en", counting)
-    assert first == match_file(bank, "en") and len(counted) == len(list(bank.topics()))
+    assert first == match_file(bank, "en")
+    assert len(counted) == len(list(bank.topics()))
     counted.clear()
-    assert match_file(bank, "en", counting) == first and counted == []
+    assert match_file(bank, "en", counting) == first
+    assert counted == []
     here = list(bank.by_topic["backend-engineer", "caching"])
     key = ("backend-engineer", "distributed-systems", "caching")
     kept = cache.match_counts("en", key, here, lambda: {"x": 1.0})
