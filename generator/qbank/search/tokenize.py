@@ -151,31 +151,30 @@ def stemmer_spec(locale: str) -> dict[str, Any] | None:
     return {"snowball": name} if name else None
 
 
-def _piece_terms(piece: str, locale: str) -> tuple[str, ...]:
-    """The terms of one piece of ``words``: a word's stem, or a CJK run's characters and
-    pairs of neighbours."""
-    if _CJK_RUN.match(piece):
-        return (*piece, *(piece[i : i + 2] for i in range(len(piece) - 1)))
-    return (stem(piece, locale),)
-
-
 def terms(text: str, locale: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept: each word's stem; for a CJK run,
     each character and each pair of neighbours."""
-    known = _PIECE_TERMS.setdefault(locale, {})
+    stems = _STEMS.setdefault(locale, {})
     pieces = words(text, locale)
-    try:
-        return [term for piece in pieces for term in known[piece]]
+    try:  # most texts hold only words seen before
+        return [stems[piece] for piece in pieces]
     except KeyError:
-        if len(known) > _PIECES_KEPT:
-            known.clear()
-        for piece in pieces:
-            if piece not in known:
-                known[piece] = _piece_terms(piece, locale)
-        return [term for piece in pieces for term in known[piece]]
+        pass
+    if len(stems) > _STEMS_KEPT:
+        stems.clear()
+    found: list[str] = []
+    for piece in pieces:
+        if piece in stems:
+            found.append(stems[piece])
+        elif _CJK_RUN.match(piece):
+            found += piece
+            found += (piece[i : i + 2] for i in range(len(piece) - 1))
+        else:
+            found.append(stems.setdefault(piece, stem(piece, locale)))
+    return found
 
 
-_PIECE_TERMS: dict[str, dict[str, tuple[str, ...]]] = {}
-"""Per locale, the terms of each piece seen (a bank repeats its words: an index of 30,000
-questions cuts tens of millions of pieces into a few hundred thousand distinct ones)."""
-_PIECES_KEPT = 1 << 19
+_STEMS: dict[str, dict[str, str]] = {}
+"""Per locale, the stem of each word seen (a bank repeats its words: an index of 30,000
+questions stems tens of millions of words, a few hundred thousand of them distinct)."""
+_STEMS_KEPT = 1 << 19
