@@ -158,7 +158,9 @@
     if (!field || !topic || field.dataset.qbReady) return;
     field.dataset.qbReady = "1";
     const params = new URLSearchParams(location.search);
-    for (const [select, name] of [[field, "field"], [topic, "topic"]]) {
+    const level = document.querySelector(".qb-practice[data-review] .qb-practice-level");
+    for (const [select, name] of [[field, "field"], [topic, "topic"], [level, "level"]]) {
+      if (!select) continue;
       select.value = params.get(name) || "";
       if (select.selectedIndex < 0) select.value = "";
     }
