@@ -539,7 +539,11 @@ class _Renderer:
             topic_names.setdefault(f_key, {})[t_key] = name(topic.name, locale)
         for page in LOCALE_PAGES:
             site.pages[f"{locale}/{page}/index.md"] = self.env.get_template(f"{page}.md.j2").render(
-                t=t, locale=locale, locales=self.catalog.locales, fields=fields, levels=levels,
+                t=t,
+                locale=locale,
+                locales=self.catalog.locales,
+                fields=fields,
+                levels=levels,
                 topic_names=topic_names,
             )
             nav.append({t[page]: f"{locale}/{page}/index.md"})
