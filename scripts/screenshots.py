@@ -62,15 +62,16 @@ def topic_page(site: Path, locale: str) -> str:
     return best
 
 
-def answer_two(page: Any) -> None:
-    """Pick a wrong option on the first choice question and the right one on the second."""
+def answer_two(page: Any, count: int = 2) -> None:
+    """Pick a wrong option on the first choice question, the right one on the second, and so
+    on for ``count`` questions."""
     questions = page.locator('.qb-q[data-kind="choice"]:has(.qb-pick)')
-    for i in range(min(2, questions.count())):
+    for i in range(min(count, questions.count())):
         q = questions.nth(i)
         answer = (q.get_attribute("data-answer") or "").split()
         keys = [o.get_attribute("data-key") for o in q.locator(".qb-option").all()]
         wrong = [k for k in keys if k not in answer]
-        key = wrong[0] if i == 0 and wrong else answer[0]
+        key = wrong[0] if i % 2 == 0 and wrong else answer[0]
         q.locator(f'.qb-option[data-key="{key}"] .qb-pick').click()
 
 
@@ -145,14 +146,7 @@ def review_queue(browser: Any, base: str, topic: str, locale: str, out: Path) ->
     then = datetime.now() - timedelta(days=2)
     page.clock.install(time=then)
     page.goto(topic)
-    questions = page.locator('.qb-q[data-kind="choice"]:has(.qb-pick)')
-    for i in range(min(6, questions.count())):
-        q = questions.nth(i)
-        answer = (q.get_attribute("data-answer") or "").split()
-        keys = [o.get_attribute("data-key") for o in q.locator(".qb-option").all()]
-        wrong = [k for k in keys if k not in answer]
-        key = wrong[0] if i % 2 == 0 and wrong else answer[0]
-        q.locator(f'.qb-option[data-key="{key}"] .qb-pick').click()
+    answer_two(page, 6)
     page.clock.set_system_time(then + timedelta(days=2))
     page.goto(f"{locale}/review/")
     page.locator(".qb-start").click()

@@ -26,6 +26,7 @@
     }
     return key in STRINGS ? STRINGS[key] : key;
   }
+  window.qbankText = t; // for the lazy assets (review.js)
 
   /* ---------------------------------------------------------------- storage */
   var PROGRESS = "qbank:v1:progress";

@@ -31,15 +31,9 @@
 
   const plain = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
+  // Interface text through qbank.js's t() (loaded on every page, before DOMContentLoaded).
   function text(key, n) {
-    const node = document.getElementById("qbank-strings");
-    let table = {};
-    try {
-      table = node ? JSON.parse(node.textContent) || {} : {};
-    } catch (error) {
-      table = {};
-    }
-    return String(table[key] || key).replace("{n}", String(n));
+    return String(window.qbankText ? window.qbankText(key) : key).replace("{n}", String(n));
   }
 
   function readObject(key) {
