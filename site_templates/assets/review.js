@@ -28,6 +28,7 @@
   const DAYS = [1, 2, 4, 8, 16, 32]; // box n waits DAYS[n - 1] days
   const DAY = 86400000;
   const RATED = { know: 1, partly: 0.5, no: 0 };
+  let elsewhere = 0; // questions the last draw left out (not in this locale or seniority)
 
   const plain = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -204,8 +205,9 @@
           text("reviewMisses", missed)));
       }
       if (links.childNodes.length) node.append(links);
-    } else if (missed) {
-      node.append(element("p", { class: "qb-due__missed" }, text("reviewMissed", missed)));
+    } else {
+      if (missed) node.append(element("p", { class: "qb-due__missed" }, text("reviewMissed", missed)));
+      if (elsewhere) node.append(element("p", { class: "qb-due__elsewhere" }, text("reviewElsewhere", elsewhere)));
     }
     node.hidden = false;
   }
@@ -255,6 +257,8 @@
       const byId = new Map();
       for (const file of data) for (const q of file.questions || []) byId.set(q.id, q);
       const questions = picked.map((s) => byId.get(s.id)).filter(Boolean);
+      elsewhere = questions.length ? picked.length - questions.length : 0;
+      fillAll();
       return { questions, empty: "reviewNotHere" };
     });
   }

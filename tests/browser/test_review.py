@@ -230,4 +230,5 @@ def test_messy_bank_review_across_fields_locales_and_open_questions(messy_tab: A
     later(page, 3, "tr/review/")
     expect(page.locator(".qb-due__count")).to_have_text("Bugün tekrar edilecek: 2")
     assert review_session(page, {qid(1): "d", qid(3001): "b"}) == [qid(3001)]
+    expect(page.locator(".qb-due__elsewhere")).to_contain_text("1 tanesi bu dilde")
     assert stored(page, "qbank:v1:review")[qid(3001)]["b"] == 3
