@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from fixtures.messy_bank import qid
@@ -232,3 +233,37 @@ def test_messy_bank_review_across_fields_locales_and_open_questions(messy_tab: A
     assert review_session(page, {qid(1): "d", qid(3001): "b"}) == [qid(3001)]
     expect(page.locator(".qb-due__elsewhere")).to_contain_text("1 tanesi bu dilde")
     assert stored(page, "qbank:v1:review")[qid(3001)]["b"] == 3
+
+
+def test_today_turns_at_the_readers_midnight(browser: Any, server: str) -> None:
+    shanghai = ZoneInfo("Asia/Shanghai")
+    context = browser.new_context(base_url=server, timezone_id="Asia/Shanghai")
+    try:
+        page = context.new_page()
+        page.clock.install(time=datetime(2026, 3, 2, 23, 30, tzinfo=shanghai))
+        page.goto(TOPIC)
+        pick(page, SINGLE, "a")  # a miss late in the evening (15:30 UTC)
+        page.goto("en/")
+        expect(due_line(page)).to_have_text("Nothing due today · next review tomorrow")
+        # one hour later it is the next day in Shanghai (still the same day in UTC)
+        page.clock.set_system_time(datetime(2026, 3, 3, 0, 30, tzinfo=shanghai))
+        page.goto("en/")
+        expect(page.locator(".qb-due__count")).to_have_text("1 due today")
+    finally:
+        context.close()
+
+
+def test_unreadable_review_data_is_set_aside_not_lost(clocked: Any) -> None:
+    page = clocked
+    page.goto(TOPIC)
+    page.evaluate("localStorage.setItem('qbank:v1:review', '{\"cut short')")
+    pick(page, SINGLE, "a")
+    later(page, 1, "en/review/")
+    expect(page.locator(".qb-due__count")).to_have_text("1 due today")
+    assert review_session(page, {SINGLE: "b"}) == [SINGLE]
+    assert stored(page, "qbank:v1:review")[SINGLE]["b"] == 2
+    aside = page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('qbank:v1:review:damaged:'))"
+    )
+    assert len(aside) == 1
+    assert page.evaluate(f"localStorage.getItem('{aside[0]}')") == '{"cut short'
