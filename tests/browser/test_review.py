@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from fixtures.messy_bank import qid
 from playwright.sync_api import expect
+from test_practice_a11y import _scheme, _serious
 
 pytestmark = pytest.mark.browser
 
@@ -267,3 +268,21 @@ def test_unreadable_review_data_is_set_aside_not_lost(clocked: Any) -> None:
     )
     assert len(aside) == 1
     assert page.evaluate(f"localStorage.getItem('{aside[0]}')") == '{"cut short'
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_due_box_and_review_page(clocked: Any, scheme: str) -> None:
+    page = clocked
+    page.goto(TOPIC)
+    pick(page, SINGLE, "a")
+    pick(page, JUNIOR, "a")
+    later(page, 2, "en/")
+    _scheme(page, scheme)
+    expect(page.locator(".qb-due__start")).to_be_visible()
+    assert _serious(page) == []
+    page.goto("en/review/")
+    _scheme(page, scheme)
+    assert _serious(page) == []
+    page.locator(".qb-start").click()
+    expect(page.locator(".qb-practice-q")).to_be_visible()
+    assert _serious(page) == []
