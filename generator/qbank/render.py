@@ -47,8 +47,8 @@ from qbank.translations import is_stale, source_locale
 RESERVED_PAGES = ("practice",)
 MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
-PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link, and back
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, PROGRESS_PAGE)  # pages beside the fields: field keys they reserve
+PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, PROGRESS_PAGE)  # beside the fields; field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
