@@ -161,12 +161,9 @@
   }
 
   /* ---------------------------------------------------------------- storage version */
-  /* The layout of the study state (every "qbank:v1:<name>" key) has a schema number, kept
-   * in META as {"schema": n}; storage without META was written before it existed, in the
-   * layout of schema 1. MIGRATIONS[n] turns a state of schema n, {name: parsed value}, into
-   * one of schema n + 1; the widget runs the missing steps once, on start, and the progress
-   * page (assets/transfer.js) runs them on an imported file. Storage of a newer schema (a
-   * newer release was here) is left as it is. DESIGN.md, "Study state". */
+  /* The study state's schema (DESIGN.md, "Study state"): META {"schema": n}, none = 1.
+   * MIGRATIONS[n] turns a state {name: value} of schema n into one of n + 1; run once on
+   * start here, and on imported files by assets/transfer.js. A newer schema is left alone. */
   var META = "qbank:v1:meta";
   var SCHEMA = 1;
   var MIGRATIONS = {};
@@ -181,14 +178,14 @@
       var meta = JSON.parse(store.getItem(META) || "null");
       if (plain(meta) && typeof meta.schema === "number") schema = meta.schema;
       if (meta && schema >= SCHEMA) return;
-      var state = {};
-      var names = Object.keys(store).map(function (k) { return /^qbank:v1:([^:]+)$/.exec(k); })
-        .filter(function (m) { return m && m[0] !== META; }).map(function (m) { return m[1]; });
       if (schema < SCHEMA) {
-        names.forEach(function (name) {
+        var state = {};
+        Object.keys(store).forEach(function (key) {
+          var name = /^qbank:v1:([^:]+)$/.exec(key);
+          if (!name || key === META) return;
           try {
-            state[name] = JSON.parse(store.getItem("qbank:v1:" + name));
-          } catch (e) { /* unreadable: left to the key's own check, which sets it aside */ }
+            state[name[1]] = JSON.parse(store.getItem(key));
+          } catch (e) { /* unreadable: the key's own check sets it aside */ }
         });
         state = migrate(state, schema);
         Object.keys(state).forEach(function (name) {
@@ -196,17 +193,17 @@
         });
       }
       store.setItem(META, JSON.stringify({ schema: SCHEMA }));
-    } catch (e) { /* storage off, full or unreadable: the keys' own checks deal with it */ }
+    } catch (e) { /* storage off or full: the keys' own checks deal with it */ }
   }
   migrateStorage();
-  /* For assets/transfer.js: the schema, its migrations, a key's shape check, and dropping
-   * what this page holds of a key that was written behind the widget's back. */
+  /* For assets/transfer.js; reread: drop the copy of a key written behind our back. */
   window.qbankStorage = {
     schema: SCHEMA,
     migrate: migrate,
     check: function (key, value) { return SHAPES[key] ? SHAPES[key](value) : null; },
     reread: function (key) { delete memory[key]; delete unsaved[key]; }
   };
+
   /* A choice question's first answer is what counts (r, ts): a later attempt (after the
    * right option was shown, or on another day) is kept apart as the latest retry (rr: 1|0,
    * rts), so progress cannot be inflated by clicking the option the page just revealed.
