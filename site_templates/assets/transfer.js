@@ -9,7 +9,8 @@
  * record's time is the largest of its numeric ts, rts and t), lists are joined without
  * duplicates, and nothing here is deleted. A file or link that cannot be read, is not one of
  * ours, or was made by a newer release is refused with the reason, and storage is untouched.
- * Set-aside copies ("<key>:damaged:<ms>", "<key>:unreadable") are never exported.
+ * Set-aside copies ("<key>:damaged:<ms>", "<key>:unreadable") are never exported. The file
+ * the widget's storage notice downloads (qbank.js, exportStorage) can be imported too.
  * Schema, migrations and the shape checks of the widget's own keys come from qbank.js
  * (window.qbankStorage). No stored text goes through innerHTML.
  */
@@ -116,6 +117,20 @@
     return bad === undefined ? null : where(bad);
   }
 
+  /** The download the widget's storage notice offers (qbank.js, exportStorage): what could
+   * be read of each key, as `readable` {key: value or null}; schema 1. */
+  function rescued(file) {
+    return plain(file) && !("format" in file) && typeof file.exported === "string" && plain(file.readable);
+  }
+
+  function fromRescue(file) {
+    const data = {};
+    for (const [key, value] of Object.entries(file.readable)) {
+      if (key.startsWith(PREFIX) && value !== null) data[key.slice(PREFIX.length)] = value;
+    }
+    return { format: FORMAT, version: VERSION, schema: 1, exported: file.exported, data };
+  }
+
   /** A file's text → its data at this release's schema, or a Refusal. */
   function read(text) {
     if (text.length > BIGGEST) throw new Refusal("progress_err_big");
@@ -125,6 +140,7 @@
     } catch (error) {
       throw new Refusal(cutShort(text) ? "progress_err_cut" : "progress_err_json");
     }
+    if (rescued(file)) file = fromRescue(file);
     if (!plain(file) || file.format !== FORMAT) throw new Refusal("progress_err_foreign");
     const ours = storage().schema;
     if (!Number.isInteger(file.version) || !Number.isInteger(file.schema) || file.schema < 1 ||

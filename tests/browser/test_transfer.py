@@ -143,7 +143,7 @@ def test_export_clear_import_restores_everything_byte_for_byte(tab: Any) -> None
     assert tab.locator(f"{PREVIEW} tr[data-kind=saved] th").inner_text() == "Bookmarks and notes"
     assert storage(tab) == {META: before[META]}, "nothing is stored before the confirmation"
     tab.locator(".qb-transfer__apply").click()
-    expect(tab.locator(STATUS)).to_have_text("Imported: 7 records added or updated.")
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 7.")
     expect(tab.locator(PREVIEW)).to_be_hidden()
     kept = {k: v for k, v in before.items() if k.count(":") == 2}  # no set-aside copy
     assert storage(tab) == kept
@@ -208,7 +208,7 @@ def test_import_merges_per_record_newest_wins_and_says_what_changes(tab: Any) ->
 
     choose(tab, incoming)
     tab.locator(".qb-transfer__apply").click()
-    expect(tab.locator(STATUS)).to_have_text("Imported: 5 records added or updated.")
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 5.")
     after = storage(tab)
     assert json.loads(after[PROGRESS]) == {
         SINGLE: here[SINGLE],
@@ -242,10 +242,29 @@ def test_import_merges_per_record_newest_wins_and_says_what_changes(tab: Any) ->
     assert tab.errors == []
 
 
+def test_the_download_of_the_storage_notice_can_be_imported(tab: Any) -> None:
+    """qbank.js's notice over damaged storage offers its own download: it restores too."""
+    answer = {"t": "ml-engineer/throughput", "ts": 1700000000000, "r": 1}
+    rescue = {
+        "exported": "2026-11-30T10:00:00.000Z",
+        "site": "http://127.0.0.1",
+        "readable": {PROGRESS: {SINGLE: answer}, "qbank:v1:practice": None},
+        "setAside": {PROGRESS: {"keptAs": PROGRESS + ":damaged:1", "text": "{oops"}},
+    }
+    tab.goto(PAGE)
+    choose(tab, json.dumps(rescue).encode())
+    assert counts(tab) == {"progress": [1, 0, 0, 0]}
+    tab.locator(".qb-transfer__apply").click()
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 1.")
+    assert set(storage(tab)) == {META, PROGRESS}
+    assert json.loads(storage(tab)[PROGRESS]) == {SINGLE: answer}
+
+
 def phone(browser: Any, server: str) -> Any:
     context = browser.new_context(
         base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
     return watch(context.new_page())
 
 
@@ -261,6 +280,10 @@ def test_the_link_form_carries_the_state_between_two_phones(browser: Any, server
     expect(link_box).to_have_value(re.compile("#import="))
     link = link_box.input_value()
     assert link.startswith(f"{server}{PAGE}#import=")
+    expect(first.locator(STATUS)).to_have_text(
+        f"Link copied ({len(link)} characters). Open it on the other device."
+    )
+    assert first.evaluate("navigator.clipboard.readText()") == link
     assert first.evaluate("document.documentElement.scrollWidth") <= 390
     # the fragment is the file, deflated (raw) and base64url-encoded
     code = link.split("#import=")[1]
@@ -280,7 +303,7 @@ def test_the_link_form_carries_the_state_between_two_phones(browser: Any, server
     }
     assert second.evaluate("document.documentElement.scrollWidth") <= 390
     second.locator(".qb-transfer__apply").tap()
-    expect(second.locator(STATUS)).to_have_text("Imported: 2 records added or updated.")
+    expect(second.locator(STATUS)).to_have_text("Imported. Records added or updated: 2.")
     assert storage(second) == source
     assert "#" not in second.url, "the link's data leaves the address once imported"
     second.goto(TOPIC)
