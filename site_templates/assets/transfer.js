@@ -366,11 +366,11 @@
       const changes = rows.some((row) => row.changed);
       const actions = element("p", { class: "qb-transfer__actions" });
       if (changes) {
-        const go = element("button", { type: "button", class: "qb-transfer__apply md-button md-button--primary" }, t.progress_apply);
+        const go = element("button", { type: "button", class: "qb-transfer__apply qb-primary" }, t.progress_apply);
         go.addEventListener("click", () => this.confirm(data));
         actions.append(go, " ");
       }
-      const cancel = element("button", { type: "button", class: "qb-transfer__cancel md-button" }, t.progress_cancel);
+      const cancel = element("button", { type: "button", class: "qb-transfer__cancel" }, t.progress_cancel);
       cancel.addEventListener("click", () => this.close("progress_cancelled"));
       actions.append(cancel);
       this.preview.append(element("p", {}, t[changes ? "progress_preview" : "progress_nothing"]), table, actions);

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from stored_texts import seed, storage
+from test_practice_a11y import _scheme, _serious
 
 pytestmark = pytest.mark.browser
 
@@ -428,3 +429,18 @@ def test_without_javascript_the_page_says_it_needs_it(browser: Any, server: str)
     assert "JavaScript gerektirir" in tab.locator("article").inner_text()
     expect(tab.locator(".qb-transfer__download")).to_be_hidden()
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_progress_page_with_a_preview_and_a_refusal(tab: Any, scheme: str) -> None:
+    seed(tab, RELEASE)
+    tab.goto(PAGE)
+    _scheme(tab, scheme)
+    tab.locator(".qb-transfer__copy").click()
+    expect(tab.locator(".qb-transfer__link")).to_have_value(re.compile("#import="))
+    choose(tab, file_of({"review": SCHEDULE}))
+    expect(tab.locator(PREVIEW)).to_be_visible()
+    assert _serious(tab) == []
+    choose(tab, b"{")
+    expect(tab.locator(STATUS)).to_have_attribute("data-kind", "error")
+    assert _serious(tab) == []
