@@ -171,7 +171,17 @@
     return base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
   }
 
+  /** Whether this browser compresses "deflate-raw" (Chromium 103, Firefox 113, Safari 16.4). */
+  function deflates() {
+    try {
+      return Boolean(new CompressionStream("deflate-raw") && new DecompressionStream("deflate-raw"));
+    } catch (error) {
+      return false;
+    }
+  }
+
   async function unpack(code) {
+    if (!deflates()) throw new Refusal("progress_err_browser");
     try {
       const binary = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
       const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
@@ -276,7 +286,9 @@
       this.link = box.querySelector(".qb-transfer__link");
       for (const node of box.querySelectorAll("[data-needs-js]")) node.hidden = false;
       box.querySelector(".qb-transfer__download").addEventListener("click", () => this.download());
-      box.querySelector(".qb-transfer__copy").addEventListener("click", () => this.copy());
+      const copy = box.querySelector(".qb-transfer__copy");
+      copy.addEventListener("click", () => this.copy());
+      copy.hidden = !deflates(); // the file still works
       const input = box.querySelector(".qb-transfer__file");
       input.addEventListener("change", () => {
         const file = input.files && input.files[0];

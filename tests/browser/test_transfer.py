@@ -353,6 +353,36 @@ def test_a_bad_file_says_what_is_wrong_and_changes_nothing(
     assert tab.errors == []
 
 
+def test_a_full_storage_undoes_the_whole_import(browser: Any, server: str) -> None:
+    """Kinds are written in name order; the last one (saved) does not fit: the ones written
+    before it are put back."""
+    context = browser.new_context(base_url=server)
+    tab = watch(context.new_page())
+    seed(tab, {PROGRESS: stored({JUNIOR: {"t": "ml-engineer/throughput", "ts": 1, "r": 0}})})
+    context.add_init_script(
+        """
+        const set = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (k, v) {
+          if (k === "qbank:v1:saved") throw new DOMException("full", "QuotaExceededError");
+          return set.call(this, k, v);
+        };
+        """
+    )
+    tab.goto(PAGE)
+    before = storage(tab)
+    data = json.loads(RELEASE[PROGRESS])
+    choose(
+        tab, file_of({"progress": data, "review": SCHEDULE, "saved": json.loads(RELEASE[SAVED])})
+    )
+    tab.locator(".qb-transfer__apply").click()
+    expect(tab.locator(STATUS)).to_have_text(
+        "This browser's storage is full: the import was undone and nothing was changed."
+    )
+    assert storage(tab) == before
+    assert tab.errors == []
+    context.close()
+
+
 def test_a_cut_link_changes_nothing_and_speaks_the_page_language(tab: Any) -> None:
     seed(tab, RELEASE)
     tab.goto("tr/progress/")
