@@ -362,7 +362,9 @@
 
     show(data, rows) {
       const t = this.text;
-      const table = element("table", { class: "qb-transfer__table" });
+      const table = element("table"); // no class: Material's table style
+      const wrap = element("div", { class: "qb-transfer__table" });
+      wrap.append(table);
       const head = element("tr");
       for (const key of ["progress_kind", "progress_new", "progress_newer", "progress_kept", "progress_same"]) {
         head.append(element("th", { scope: "col" }, t[key]));
@@ -385,9 +387,10 @@
       const cancel = element("button", { type: "button", class: "qb-transfer__cancel" }, t.progress_cancel);
       cancel.addEventListener("click", () => this.close("progress_cancelled"));
       actions.append(cancel);
-      this.preview.append(element("p", {}, t[changes ? "progress_preview" : "progress_nothing"]), table, actions);
+      this.preview.append(element("p", {}, t.progress_preview), wrap, actions);
       this.preview.hidden = false;
-      this.say(changes ? "progress_review" : "progress_nothing");
+      if (changes) this.status.replaceChildren(); // the focused button names the next step
+      else this.say("progress_nothing");
       (actions.querySelector(".qb-transfer__apply") || cancel).focus();
     }
 
