@@ -47,8 +47,9 @@ from qbank.translations import is_stale, source_locale
 RESERVED_PAGES = ("practice",)
 MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
+REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
 PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, PROGRESS_PAGE)  # beside the fields; field keys reserved
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, PROGRESS_PAGE)  # field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -569,9 +570,18 @@ class _Renderer:
             total=len(bank.entries),
             levels=levels,
         )
+        topic_names: dict[str, dict[str, str]] = {}  # the review page's scope choices
+        for f_key, s_key, t_key in bank.topics():
+            topic = self.catalog.fields[f_key].specializations[s_key].topics[t_key]
+            topic_names.setdefault(f_key, {})[t_key] = name(topic.name, locale)
         for page in LOCALE_PAGES:
             site.pages[f"{locale}/{page}/index.md"] = self.env.get_template(f"{page}.md.j2").render(
-                t=t, locale=locale, locales=self.catalog.locales
+                t=t,
+                locale=locale,
+                locales=self.catalog.locales,
+                fields=fields,
+                levels=levels,
+                topic_names=topic_names,
             )
             nav.append({t[page]: f"{locale}/{page}/index.md"})
         if topics is None:
