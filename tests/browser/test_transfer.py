@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import expect
 from stored_texts import seed, storage
 from test_practice_a11y import _scheme, _serious
+from test_review import START, later, pick, review_session
 
 pytestmark = pytest.mark.browser
 
@@ -40,8 +41,8 @@ PREVIEW = ".qb-transfer__preview"
 RELEASE: dict[str, str] = json.loads(
     (Path(__file__).resolve().parents[1] / "fixtures" / "release_storage.json").read_text("utf-8")
 )["localStorage"]
-# A review schedule as the review queue keeps it (an object map of records with ts).
-SCHEDULE = {SINGLE: {"box": 2, "due": 1796500000000, "ts": 1796087879000}}
+# A review schedule as assets/review.js keeps it (an object map of records with ts).
+SCHEDULE = {SINGLE: {"t": "ml-engineer/throughput", "b": 2, "r": 1, "n": 1, "ts": 1796087879000}}
 
 
 def stored(value: Any) -> str:
@@ -309,6 +310,45 @@ def test_the_link_form_carries_the_state_between_two_phones(browser: Any, server
     assert "#" not in second.url, "the link's data leaves the address once imported"
     second.goto(TOPIC)
     expect(second.locator(f"#q-{SINGLE} .qb-star")).to_have_attribute("aria-pressed", "true")
+    assert first.errors == []
+    assert second.errors == []
+    first.context.close()
+    second.context.close()
+
+
+def test_a_review_schedule_made_in_the_browser_travels_with_its_due_dates(
+    browser: Any, server: str
+) -> None:
+    """Answers, then a review session two days later (assets/review.js), on one device; the
+    link opened on another device (same day) gives it the same queue: same due counts now
+    and on later days."""
+    first = phone(browser, server)
+    first.clock.install(time=START)
+    first.goto(TOPIC)
+    pick(first, SINGLE, "a")  # wrong: box 1
+    pick(first, JUNIOR, "a")  # right: box 2
+    later(first, 2, "en/review/")
+    assert review_session(first, {SINGLE: "b", JUNIOR: "b"}) == [SINGLE, JUNIOR]
+    later(first, 4, PAGE)
+    first.locator(".qb-transfer__copy").tap()
+    expect(first.locator(".qb-transfer__link")).to_have_value(re.compile("#import="))
+    link = first.locator(".qb-transfer__link").input_value()
+
+    second = phone(browser, server)
+    second.clock.install(time=START)
+    later(second, 4, "en/")
+    expect(second.locator(".qb-due")).to_be_hidden()  # nothing answered here yet
+    second.goto(link)
+    assert counts(second)["review"] == [2, 0, 0, 0]
+    second.locator(".qb-transfer__apply").tap()
+    expect(second.locator(STATUS)).to_contain_text("Records added or updated: 5.")
+    assert storage(second) == storage(first)
+    for day in (4, 5):
+        later(first, day, "en/")
+        later(second, day, "en/")
+        expect(second.locator(".qb-due__count")).to_have_text(
+            first.locator(".qb-due__count").inner_text()
+        )
     assert first.errors == []
     assert second.errors == []
     first.context.close()
