@@ -192,7 +192,11 @@ def bounded_near_duplicates(
         return [], capped
     left = np.repeat(np.arange(len(owner)), width)
     right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(width) - width, width)
-    pair_codes, shared = np.unique(owner[left] * n + owner[right], return_counts=True)
+    # A pair's code: first * n + second, in 32 bits where it fits (counted faster).
+    code_owner = owner.astype(np.uint32) if n * n <= 1 << 32 else owner
+    codes = code_owner[left] * code_owner.dtype.type(n) + code_owner[right]
+    pair_codes, shared = np.unique(codes, return_counts=True)
+    pair_codes = pair_codes.astype(np.int64)
     # Two sets this similar share min(SHARED_IN_PREFIX, the overlap the smaller set needs)
     # prefix tokens (a small set may need fewer; the smaller set is the first of a code).
     need = np.minimum(SHARED_IN_PREFIX, np.ceil(threshold * sizes).astype(np.int64))
