@@ -185,9 +185,9 @@ def test_the_bounded_join_reports_only_true_pairs() -> None:
         "word",
         "What is the output of the code below? print(x + y)",
         "a b a b a b c",  # repeated words and repeated pairs
-        "Çıktı nedir? şu kod: x = 1; İstanbul _alt_çizgi_",
-        "下面代码的输出是什么？ print(x) 利用率 GPU",
-        "ｆｕｌｌ　ｗｉｄｔｈ  Text\n\nwith   spaces",
+        "Çıktı nedir? şu kod: x = 1; İstanbul _alt_çizgi_",  # noqa: RUF001
+        "下面代码的输出是什么？ print(x) 利用率 GPU",  # noqa: RUF001
+        "ｆｕｌｌ　ｗｉｄｔｈ  Text\n\nwith   spaces",  # noqa: RUF001
     ],
 )
 def test_prompt_keys_hash_every_distinct_shingle_once(prompt: str) -> None:
