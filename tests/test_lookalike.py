@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from test_bank_incremental import _make_bank_module
 
+import qbank.similarity
 from qbank.bank import Checked, check_bank
 from qbank.cli import main
 from qbank.incremental.cache import FileCache
@@ -207,3 +208,21 @@ def test_prompt_keys_tell_word_order_apart() -> None:
     assert len(forward & backward) == 5
     assert len(forward) == len(backward) == 9
     assert prompt_keys("Alpha  BETA gamma")[1] == prompt_keys("alpha beta gamma")[1]
+
+
+def test_the_join_counts_pair_codes_alike_in_32_and_64_bits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pair codes are counted in 32 bits when every code fits (up to 65,536 sets), in 64
+    bits beyond: both give the same pairs, capped or not."""
+    rng = random.Random(3)
+    words = list(range(60))
+    items: list[tuple[int, frozenset[int]]] = []
+    for n in range(300):
+        # Every third set is the one before with one token more (similarity 30/31).
+        picked = [*items[-1][1], 1000 + n] if n % 3 == 1 else rng.sample(words, 30)
+        items.append((n, frozenset(picked)))
+    narrow = [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)]
+    assert narrow[0][0], "the bank has near-duplicates"
+    monkeypatch.setattr(qbank.similarity, "_CODES_IN_32_BITS_UP_TO", 0)
+    assert [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)] == narrow

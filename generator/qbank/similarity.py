@@ -193,7 +193,7 @@ def bounded_near_duplicates(
     left = np.repeat(np.arange(len(owner)), width)
     right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(width) - width, width)
     # A pair's code: first * n + second, in 32 bits where it fits (counted faster).
-    code_owner = owner.astype(np.uint32) if n * n <= 1 << 32 else owner
+    code_owner = owner.astype(np.uint32) if n <= _CODES_IN_32_BITS_UP_TO else owner
     codes = code_owner[left] * code_owner.dtype.type(n) + code_owner[right]
     pair_codes, shared = np.unique(codes, return_counts=True)
     pair_codes = pair_codes.astype(np.int64)
@@ -244,6 +244,7 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
 
 
 _PAIRS_AT_ONCE = 20_000  # candidate pairs compared in one array operation
+_CODES_IN_32_BITS_UP_TO = 1 << 16  # sets in a join whose pair codes (n * n) fit in 32 bits
 
 
 def _common_counts(
