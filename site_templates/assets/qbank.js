@@ -1180,11 +1180,32 @@
     var id = decodeURIComponent(location.hash.slice(1));
     if (!/^[qh]-/.test(id)) return;
     var q = document.getElementById("q-" + id.slice(2));
+    if (!q) findOnOtherPart(id.slice(2));
     if (!q || !q.classList.contains("qb-q")) return;
     q.classList.add("qb-target");
     var h = headingOf(q);
     if (h && !h.hidden) h.scrollIntoView();
     else q.scrollIntoView();
+  }
+  /* A big topic is cut into numbered pages (qbank/parts.py): a link to a question that is on
+   * another of its pages (an old link to the topic's first page, another locale's page) is
+   * sent on to the page that holds it, looked up in the other pages only when needed. */
+  var lookedUp = "";
+  function findOnOtherPart(qid) {
+    var links = document.querySelectorAll(".qb-pages-top a[href]");
+    if (!links.length || lookedUp === qid || !window.fetch) return;
+    lookedUp = qid;
+    var wanted = 'id="q-' + qid + '"';
+    Array.prototype.forEach.call(links, function (a) {
+      var url = a.href.split("#")[0];
+      if (a.rel === "prev" || a.rel === "next") return;
+      fetch(url).then(function (r) { return r.ok ? r.text() : ""; }).then(function (text) {
+        if (lookedUp === qid && text.indexOf(wanted) >= 0) {
+          lookedUp = "";
+          location.replace(url + "#q-" + qid);
+        }
+      }).catch(function () { /* offline: the reader stays on this page */ });
+    });
   }
   function keepAnchor() {
     document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (a) {

@@ -15,6 +15,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
 from qbank.bank import Bank, Entry
+from qbank.parts import DEFAULT_PAGE_SIZE, question_url
 from qbank.plugin import internals
 from qbank.render import RenderedSite, RenderOptions
 from qbank.search import search_settings
@@ -43,6 +44,9 @@ class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
     """The branch edit links open when ``edit_uri`` is not set."""
     report_template = c.Type(str, default="question-problem.yml")
     """The issue form that "report a problem" opens."""
+    page_size = c.Type(int, default=DEFAULT_PAGE_SIZE)
+    """At most this many questions on a topic page; a bigger topic gets numbered pages
+    (``<topic>/``, ``<topic>--2/``, …). 0: one page per topic whatever its size."""
 
 
 @dataclass(frozen=True)
@@ -99,14 +103,9 @@ def render_options(
     )
 
 
-def topic_url(use_directory_urls: bool) -> TopicUrl:
-    """Entry → the site-root URL of its topic page, as MkDocs writes it."""
-    suffix = "" if use_directory_urls else "index.html"
-
-    def url(locale: str, entry: Entry) -> str:
-        return f"/{locale}/{entry.field}/{entry.topic}/{suffix}"
-
-    return url
+def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
+    """Entry → the site-root URL of the topic page (part) that shows it, as MkDocs writes it."""
+    return question_url(bank, page_size, "" if use_directory_urls else "index.html")
 
 
 def configure_site(config: MkDocsConfig, shared: Shared) -> None:
