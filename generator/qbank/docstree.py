@@ -32,7 +32,7 @@ import yaml
 
 from qbank.bank import Bank, Checked, load_bank
 from qbank.incremental.cache import FileCache
-from qbank.parts import DEFAULT_PAGE_SIZE, question_url
+from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
 from qbank.progress import Report, no_progress
 from qbank.render import (
@@ -71,6 +71,7 @@ _DROPPED_PLUGINS = {"qbank", "search", "material/search", "tags", "material/tags
 # Page actions pointing into the repository at the page's file: a tree page has none there
 # (Zensical makes an edit link even from an empty edit_uri; the features hide it).
 _EDIT_FEATURES = {"content.action.edit", "content.action.view"}
+NOT_IN_NAV = f"**/*{SEPARATOR}*/index.md"  # every part of a topic after the first
 _TITLE = re.compile(r'\A(---\ntitle: ")([^"\n]*)(")', re.MULTILINE)
 
 LANGUAGE_PARTIAL = """\
@@ -192,6 +193,10 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     nav: list[Any] = ["index.md"]
     nav += [{strings_for(loc)["language_name"]: site.nav[loc]} for loc in catalog.locales]
     config["nav"] = escaped_nav(nav)
+    # A big topic's parts (``qbank.parts``) are pages outside the nav: Zensical builds those
+    # only when not_in_nav names them.
+    own = str(user.get("not_in_nav") or "").strip()
+    config["not_in_nav"] = "\n".join(filter(None, (own, NOT_IN_NAV))) + "\n"
     theme = user.get("theme")
     theme = dict(theme) if isinstance(theme, dict) else {"name": theme or "material"}
     if theme.get("custom_dir"):  # the tree's overrides take its place

@@ -546,15 +546,21 @@
     var p = progress();
     var done = 0;
     var right = 0;
-    qs.forEach(function (q) {
-      var r = p[q.getAttribute("data-qid")];
+    // One of a big topic's numbered pages: the bar counts the whole topic.
+    var whole = parseInt(box.getAttribute("data-total") || "0", 10);
+    var part = whole > qs.length && !!document.querySelector(".qb-pages-top");
+    var total = part ? whole : qs.length;
+    var ids = part ? scoped(box.getAttribute("data-key") || "") :
+      qs.map(function (q) { return q.getAttribute("data-qid"); });
+    ids.forEach(function (id) {
+      var r = p[id];
       if (r) {
         done++;
         if (r.r === 1 || r.s === "know") right++;
       }
     });
     box.textContent = "";
-    box.appendChild(bar(done, qs.length, right));
+    box.appendChild(bar(Math.min(done, total), total, right));
     var row = el("div", { class: "qb-reset-row" });
     row.appendChild(el("button", { type: "button", class: "qb-reset", "data-reset": "page" },
       t("resetPage")));
