@@ -12,8 +12,9 @@ from urllib.parse import urljoin
 from qbank.bank import Bank
 from qbank.render import RenderOptions
 
-ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css", "assets/search.js")
+ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css")
 LAZY_ASSETS = (
+    "assets/search.js",  # qbank.js loads it when the reader reaches for the search box
     "assets/snowball-english.js",
     "assets/match.js",
     "assets/saved.js",

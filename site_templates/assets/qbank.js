@@ -1177,6 +1177,50 @@
     opened = [];
   });
 
+  /* ---------------------------------------------------------------- search on demand */
+  /* The header's search box (assets/search.js) is not needed to read a page: it loads when
+   * the reader reaches for it (its button hovered, focused or pressed, or "/" typed; a press
+   * then opens it), once the page has loaded and is idle, or at once on the page that cuts
+   * text with its tokenizer ("match a job description"). */
+  var searchUrl = document.currentScript ? new URL("search.js", document.currentScript.src).href : "";
+  var searchLoad = null;
+  function loadSearch() {
+    if (!searchLoad && searchUrl && !window.qbankSearch) {
+      searchLoad = new Promise(function (resolve, reject) {
+        var s = el("script", { src: searchUrl });
+        if (siteRoot) s.setAttribute("data-root", siteRoot);
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.appendChild(s);
+      });
+    }
+    return searchLoad;
+  }
+  function openSearch() {
+    var loading = loadSearch();
+    if (!loading) return;
+    loading.then(function () {
+      var box = document.querySelector(".qb-search");
+      if (box && box.qbSearch && box.qbSearch.panel.hidden) box.qbSearch.show();
+    }, function () { /* offline: the box stays closed */ });
+  }
+  ["pointerover", "focusin", "click"].forEach(function (type) {
+    document.addEventListener(type, function (e) {
+      if (window.qbankSearch || !(e.target instanceof Element) || !e.target.closest(".qb-search")) return;
+      if (type === "click") openSearch();
+      else loadSearch();
+    }, true);
+  });
+  document.addEventListener("keydown", function (e) {
+    var typing = e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]");
+    if (e.key !== "/" || window.qbankSearch || typing || e.ctrlKey || e.metaKey || e.altKey) return;
+    e.preventDefault();
+    openSearch();
+  }, true);
+  window.addEventListener("load", function () {
+    setTimeout(function () { whenIdle(loadSearch); }, 2000);
+  });
+
   /* ---------------------------------------------------------------- deep links */
   /* A link to #q-<id> (permalink, search result, practice review) brings the question's
    * heading below Material's fixed header (qbank.css gives headings a scroll margin) and
@@ -1249,6 +1293,7 @@
     }
     fresh = {};
     undoable = null;
+    if (document.querySelector(".qb-match")) loadSearch(); // (search on demand)
     var qs = pageQuestions();
     enhanceLazily(qs);
     if (qs.length && !document.querySelector(".qb-practice")) buildTools(qs);

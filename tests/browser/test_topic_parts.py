@@ -235,3 +235,33 @@ def test_publishers_show_the_parts_and_send_old_links_on(
         expect(page.locator(".qb-pages-top")).to_contain_text("3")
     finally:
         context.close()
+
+
+# -- the search box loads on demand ----------------------------------------------------------
+
+NO_IDLE = "window.requestIdleCallback = function () { return 0; };"
+
+
+@pytest.mark.parametrize("how", ["click", "slash"])
+def test_search_box_loads_when_reached_for_and_finds_the_part(
+    tab: Any, built: tuple[str, Path, Path], how: str
+) -> None:
+    tab.add_init_script(NO_IDLE)  # no idle time: only the reader loads the box's script
+    tab.goto(part(1))
+    tab.wait_for_load_state("load")
+    tab.wait_for_timeout(300)
+    assert tab.evaluate("typeof window.qbankSearch") == "undefined"
+    assert not [u for u in tab.requests if u.endswith("/assets/search.js")]
+    if how == "click":
+        tab.locator(".qb-search__open").click()
+    else:
+        tab.locator("body").press("/")
+    panel = tab.locator(".qb-search__panel")
+    expect(panel).to_be_visible()
+    # a question of part 4, found by the number only its explanation holds
+    question = parts(built[2])[3][7]
+    number = int(question[-12:], 16)
+    box = tab.locator(".qb-search")
+    box.locator(".qb-search__input").fill(f"counter starts at {number}")
+    first = box.locator(".qb-search__result a").first
+    expect(first).to_have_attribute("href", re.compile(rf"closures--4/#q-{question}$"))
