@@ -142,7 +142,8 @@ def page_size_of(user: dict[str, Any], path: Path) -> int:
     as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
     plugins = user.get("plugins") or []
     items = [{k: v} for k, v in plugins.items()] if isinstance(plugins, dict) else plugins
-    settings = next((item["qbank"] for item in items if _name(item) == "qbank"), None)
+    found = next((item for item in items if _name(item) == "qbank"), None)
+    settings = found.get("qbank") if isinstance(found, dict) else None
     value = settings.get("page_size", DEFAULT_PAGE_SIZE) if isinstance(settings, dict) else None
     if value is None:
         return DEFAULT_PAGE_SIZE

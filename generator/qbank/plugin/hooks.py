@@ -119,6 +119,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             assert self.serve.shared is not None
             return self.serve.shared
         page_size = int(self.config.page_size)
+        if page_size < 0:
+            raise PluginError(
+                f"qbank: {config.config_file_path}: plugins.qbank.page_size: {page_size} is not"
+                " a number of questions; expected a whole number, 0 or more (0: no limit)"
+            )
         self.options = dataclasses.replace(
             render_options(config, self.repository, str(self.config.report_template)),
             page_size=page_size,
