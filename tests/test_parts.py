@@ -9,12 +9,20 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from test_render_update import expanded
 
 from qbank.bank import load_bank
 from qbank.docstree import page_size_of, read_user_config
 from qbank.incremental.cache import FileCache
-from qbank.parts import part_count, part_folder, question_folder, split, topic_folders
+from qbank.parts import (
+    part_count,
+    part_folder,
+    question_folder,
+    question_url,
+    split,
+    topic_folders,
+)
 from qbank.problems import ContentError
 from qbank.render import BodyCache, RenderOptions, page_paths, render_site, update_site
 from qbank.sitemaps import locale_sitemap
@@ -90,6 +98,7 @@ def test_an_update_that_shrinks_a_topic_drops_its_last_part(content: Path) -> No
     bodies = BodyCache()
     bank = load_bank(content, files)  # type: ignore[arg-type]
     site = render_site(bank, options, bodies)
+    expanded(site)  # the pages written out, as a build does: the bodies are kept
     count = len([e for e in bank.by_topic[TOPIC] if "en" in e.locales])
     last = f"en/{TOPIC[0]}/{part_folder(TOPIC[1], part_count(count, SIZE))}/index.md"
     assert last in site.pages
@@ -121,3 +130,49 @@ def test_page_size_of_reads_the_plugin_setting(tmp_path: Path) -> None:
     assert page_size_of(read_user_config(config), config) == 0
     config.write_text("plugins:\n  - qbank\n", "utf-8")
     assert page_size_of(read_user_config(config), config) == 50
+
+
+def test_an_update_that_shifts_questions_to_other_parts_moves_their_links(content: Path) -> None:
+    files: FileCache[object] = FileCache()
+    options = RenderOptions(page_size=SIZE, placeholders=True, defer_files=True)
+    bodies = BodyCache()
+    bank = load_bank(content, files)  # type: ignore[arg-type]
+    site = render_site(bank, options, bodies)
+    expanded(site)  # the pages written out, as a build does: the bodies are kept
+    first = bank.by_topic[TOPIC][0]
+    data = yaml.safe_load((content / first.file).read_text("utf-8"))
+    data["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f0aa"
+    data["prompt"] = {locale: f"A new first question ({locale})?" for locale in data["prompt"]}
+    # the same seniority and difficulty, a slug that sorts first: every question moves on
+    (content / "/".join(TOPIC) / "0-first.yaml").write_text(
+        yaml.safe_dump(data, allow_unicode=True), "utf-8"
+    )
+    after = load_bank(content, files)  # type: ignore[arg-type]
+    assert after.by_topic[TOPIC][0].id == data["id"]
+    update = update_site(bank, site, after, options, bodies)
+    assert update is not None
+    assert expanded(update.site) == expanded(render_site(after, options, BodyCache()))
+
+
+def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path) -> None:
+    from qbank.plugin.serve import ServeSession  # (the plugin's serve session)
+
+    files: FileCache[object] = FileCache()
+    session = ServeSession()
+    session.full = False
+    bank = load_bank(content, files)  # type: ignore[arg-type]
+    before = {d.url for d in session._search_docs(bank, "en", question_url(bank, SIZE))}
+    first = bank.by_topic[TOPIC][0]
+    data = yaml.safe_load((content / first.file).read_text("utf-8"))
+    data["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f0ab"
+    data["prompt"] = {locale: f"Another first question ({locale})?" for locale in data["prompt"]}
+    (content / "/".join(TOPIC) / "0-first.yaml").write_text(
+        yaml.safe_dump(data, allow_unicode=True), "utf-8"
+    )
+    after = load_bank(content, files)  # type: ignore[arg-type]
+    urls = {d.url for d in session._search_docs(after, "en", question_url(after, SIZE))}
+    for entry in after.by_topic[TOPIC]:
+        if "en" in entry.locales:
+            folder = question_folder(after, entry, "en", SIZE)
+            assert f"/en/{TOPIC[0]}/{folder}/#q-{entry.id}" in urls
+    assert urls != before

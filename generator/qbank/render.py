@@ -40,7 +40,14 @@ from qbank.exporters.bank_json import bank_json, question_json
 from qbank.headings import Heading, first_block, topic_headings, without_first_paragraph
 from qbank.markup import plain_text, to_html
 from qbank.match import match_file, match_path
-from qbank.parts import DEFAULT_PAGE_SIZE, part_folder, question_folder, split, topic_folders
+from qbank.parts import (
+    DEFAULT_PAGE_SIZE,
+    part_folder,
+    parts_by_id,
+    question_folder,
+    split,
+    topic_folders,
+)
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
 from qbank.strings import strings_for
@@ -192,12 +199,21 @@ class BodyCache:
             self.key, self.bodies, self.bank = key, {}, None
         for entry in gone_entries(self.bank, bank):
             for locale in entry.locales:
-                for name in (entry.id, *(f"{kind}:{entry.id}" for kind in REMEMBERED)):
-                    kept = self.bodies.get((name, locale))
-                    if kept is not None and kept[0] is entry:
-                        del self.bodies[name, locale]
+                self._drop(entry.id, locale)
+        if self.bank is not None:  # questions now on another part of their topic: links moved
+            for locale in bank.catalog.locales:
+                before = parts_by_id(self.bank, locale, options.page_size)
+                after = parts_by_id(bank, locale, options.page_size)
+                if before != after:
+                    for qid in before.keys() | after.keys():
+                        if before.get(qid, 1) != after.get(qid, 1):
+                            self._drop(qid, locale)
         self.bank = bank
         return self.bodies
+
+    def _drop(self, qid: str, locale: str) -> None:
+        for name in (qid, *(f"{kind}:{qid}" for kind in REMEMBERED)):
+            self.bodies.pop((name, locale), None)
 
 
 class _Renderer:
