@@ -57,6 +57,7 @@ from qbank.theme import (
     escaped_nav,
     link_options,
     material_language,
+    preloads,
 )
 
 CONFIG = "mkdocs.yml"
@@ -218,6 +219,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     extra = dict(user.get("extra") or {})
     extra["qbank_locale"] = default
     extra["qbank_strings"] = strings_for(default)["widget"]
+    # (the publisher's theme bundle is its own: only qbank.js is fetched from the head)
+    extra["qbank_preload"] = preloads(())
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
     extra["qbank_search"] = search_settings(bank)
     extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}

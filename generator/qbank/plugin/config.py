@@ -30,6 +30,7 @@ from qbank.theme import (
     escaped_nav,
     link_options,
     material_language,
+    preloads,
 )
 
 TopicUrl = Callable[[str, Entry], str]
@@ -118,6 +119,7 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
     config.theme["language"] = material_language(locale)
     config.extra["qbank_locale"] = locale
     config.extra["qbank_strings"] = strings_for(locale)["widget"]  # (partials/header.html)
+    config.extra["qbank_preload"] = preloads(config.theme.dirs)  # (partials/javascripts/base)
     # qbank's own index (qbank.search, written after the build) replaces Material's search.
     config.extra["qbank_search"] = search_settings(bank)
     internals.switch_off_material_search(config)
