@@ -2,8 +2,9 @@
 
     .venv/bin/python scripts/screenshots.py [--config mkdocs.yml] [--out docs/screenshots]
 
-Writes topic-light.png, topic-dark.png, phone.png (390x844), practice-summary.png and
-match.png (a job posting matched on the match page).
+Writes topic-light.png, topic-dark.png, phone.png (390x844), practice-summary.png,
+match.png (a job posting matched on the match page) and review.png (the review queue, two
+days after answering a topic's questions).
 Uses Debian's Chromium (/usr/bin/chromium) through Playwright; nothing leaves 127.0.0.1.
 """
 
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from datetime import datetime, timedelta
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -60,15 +62,16 @@ def topic_page(site: Path, locale: str) -> str:
     return best
 
 
-def answer_two(page: Any) -> None:
-    """Pick a wrong option on the first choice question and the right one on the second."""
+def answer_two(page: Any, count: int = 2) -> None:
+    """Pick a wrong option on the first choice question, the right one on the second, and so
+    on for ``count`` questions."""
     questions = page.locator('.qb-q[data-kind="choice"]:has(.qb-pick)')
-    for i in range(min(2, questions.count())):
+    for i in range(min(count, questions.count())):
         q = questions.nth(i)
         answer = (q.get_attribute("data-answer") or "").split()
         keys = [o.get_attribute("data-key") for o in q.locator(".qb-option").all()]
         wrong = [k for k in keys if k not in answer]
-        key = wrong[0] if i == 0 and wrong else answer[0]
+        key = wrong[0] if i % 2 == 0 and wrong else answer[0]
         q.locator(f'.qb-option[data-key="{key}"] .qb-pick').click()
 
 
@@ -122,6 +125,7 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         page.evaluate("window.scrollBy(0, -80)")
         page.screenshot(path=out / "practice-summary.png")
         context.close()
+        review_queue(browser, base, topic, locale, out)
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1100})
         page = context.new_page()
         page.goto(f"{locale}/match/")
@@ -132,6 +136,23 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         page.screenshot(path=out / "match.png")
         context.close()
         browser.close()
+
+
+def review_queue(browser: Any, base: str, topic: str, locale: str, out: Path) -> None:
+    """review.png: a topic's questions answered (some wrong), then, with the page's clock two
+    days on, the review page with its due count and the first card of the session."""
+    context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    then = datetime.now() - timedelta(days=2)
+    page.clock.install(time=then)
+    page.goto(topic)
+    answer_two(page, 6)
+    page.clock.set_system_time(then + timedelta(days=2))
+    page.goto(f"{locale}/review/")
+    page.locator(".qb-start").click()
+    page.locator(".qb-practice-q").wait_for()
+    page.screenshot(path=out / "review.png")
+    context.close()
 
 
 POSTING = """Backend Engineer, Payments Platform (Senior)

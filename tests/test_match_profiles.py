@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from qbank.bank import Bank, load_bank
+from qbank.bank import Bank, Entry, load_bank
 from qbank.match import match_file, match_path, topic_profiles
 from qbank.problems import ContentError
 from qbank.render import render_site
 from qbank.search.tokenize import is_cjk, stemmer_spec, terms
 
+Counts = dict[str, float]
 SAMPLE = Path(__file__).resolve().parent.parent / "content"
 
 
@@ -83,3 +86,34 @@ def test_a_field_named_like_the_match_page_is_a_content_error(small_bank: Path) 
         render_site(load_bank(small_bank))
     assert "fields.match" in caught.value.format_text()
     assert "reserves" in caught.value.format_text()
+
+
+def test_serve_recounts_only_the_topics_whose_questions_changed(bank: Bank) -> None:
+    """Under ``mkdocs serve`` a topic's counts are kept while its entries are the very same
+    objects (``BodyCache.match_counts``), and the file is the one a fresh count writes."""
+    from qbank.render import BodyCache
+
+    cache = BodyCache()
+    counted: list[tuple[str, str]] = []
+
+    def counting(
+        locale: str, key: tuple[str, str, str], here: list[Entry], count: Callable[[], Counts]
+    ) -> Counts:
+        def counting_count() -> Counts:
+            counted.append((key[0], key[2]))
+            return count()
+
+        return cache.match_counts(locale, key, here, counting_count)
+
+    first = match_file(bank, "en", counting)
+    assert first == match_file(bank, "en")
+    assert len(counted) == len(list(bank.topics()))
+    counted.clear()
+    assert match_file(bank, "en", counting) == first
+    assert counted == []
+    here = list(bank.by_topic["backend-engineer", "caching"])
+    key = ("backend-engineer", "distributed-systems", "caching")
+    kept = cache.match_counts("en", key, here, lambda: {"x": 1.0})
+    assert cache.match_counts("en", key, list(here), lambda: {"y": 1.0}) is kept
+    reloaded = [copy.copy(here[0]), *here[1:]]  # a file read again: another Entry object
+    assert cache.match_counts("en", key, reloaded, lambda: {"y": 1.0}) == {"y": 1.0}

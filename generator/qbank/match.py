@@ -22,7 +22,8 @@ import heapq
 import json
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from qbank.bank import Bank, Entry
@@ -59,34 +60,59 @@ def _question_texts(entry: Entry, locale: str) -> tuple[list[str], list[str]]:
     return [q.prompt[locale]], rest
 
 
-def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
+TopicCounts = Callable[
+    [str, tuple[str, str, str], list[Entry], Callable[[], dict[str, float]]], dict[str, float]
+]
+"""How ``topic_profiles`` gets a topic's weighted term counts: ``(locale, (field,
+specialization, topic), the topic's entries, count)`` → the counts; the default calls
+``count()``, a serve cache (``BodyCache``) keeps them while the topic's entries are the very
+same objects."""
+
+
+def _uncached(
+    locale: str, key: tuple[str, str, str], here: list[Entry], count: Callable[[], dict[str, float]]
+) -> dict[str, float]:
+    return count()
+
+
+def _topic_counts(
+    bank: Bank, locale: str, key: tuple[str, str, str], here: list[Entry], tags: list[str]
+) -> dict[str, float]:
+    """A topic's weighted term counts (``WEIGHTS``) in ``locale``."""
+    field_key, spec_key, topic_key = key
+    spec = bank.catalog.fields[field_key].specializations[spec_key]
+    prompts: list[str] = []
+    rest: list[str] = []
+    for entry in here:
+        prompt, others = _question_texts(entry, locale)
+        prompts += prompt
+        rest += others
+    counts: dict[str, float] = {}
+    for weight, texts in (
+        (WEIGHTS["name"], [bank.name(spec.topics[topic_key].name, locale)]),
+        (WEIGHTS["specialization"], [bank.name(spec.name, locale)]),
+        (WEIGHTS["tag"], [tag.replace("-", " ") for tag in tags]),
+        (WEIGHTS["prompt"], prompts),
+        (WEIGHTS["rest"], rest),
+    ):
+        for term, n in _count(texts, locale).items():
+            # a lone letter, digit run or CJK character tells topics apart poorly
+            if len(term) >= 2 and not term.isdigit():
+                counts[term] = counts.get(term, 0.0) + weight * n
+    return counts
+
+
+def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> dict[str, Any]:
     """The match data of ``locale``: the seniorities, the fields and every topic's profile,
     in catalog order."""
     catalog, name = bank.catalog, bank.name
     raw: list[tuple[dict[str, Any], dict[str, float]]] = []
-    for field_key, spec_key, topic_key in bank.topics():
-        field_ = catalog.fields[field_key]
-        spec = field_.specializations[spec_key]
+    for key in bank.topics():
+        field_key, spec_key, topic_key = key
+        spec = catalog.fields[field_key].specializations[spec_key]
         here = [e for e in bank.by_topic[field_key, topic_key] if locale in e.locales]
         tags = sorted({tag for e in here for tag in e.question.tags})
-        prompts: list[str] = []
-        rest: list[str] = []
-        for entry in here:
-            prompt, others = _question_texts(entry, locale)
-            prompts += prompt
-            rest += others
-        counts: dict[str, float] = {}
-        for weight, texts in (
-            (WEIGHTS["name"], [name(spec.topics[topic_key].name, locale)]),
-            (WEIGHTS["specialization"], [name(spec.name, locale)]),
-            (WEIGHTS["tag"], [tag.replace("-", " ") for tag in tags]),
-            (WEIGHTS["prompt"], prompts),
-            (WEIGHTS["rest"], rest),
-        ):
-            for term, n in _count(texts, locale).items():
-                # a lone letter, digit run or CJK character tells topics apart poorly
-                if len(term) >= 2 and not term.isdigit():
-                    counts[term] = counts.get(term, 0.0) + weight * n
+        counts = counted(locale, key, here, partial(_topic_counts, bank, locale, key, here, tags))
         levels = Counter(s for e in here for s in e.seniorities)
         head = {
             "field": field_key,
@@ -117,7 +143,7 @@ def topic_profiles(bank: Bank, locale: str) -> dict[str, Any]:
     }
 
 
-def match_file(bank: Bank, locale: str) -> bytes:
+def match_file(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> bytes:
     """``topic_profiles`` as the bytes of ``match_path(locale)`` (deterministic)."""
-    data = topic_profiles(bank, locale)
+    data = topic_profiles(bank, locale, counted)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

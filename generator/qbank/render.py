@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -57,7 +57,8 @@ from qbank.translations import is_stale, source_locale
 RESERVED_PAGES = ("practice",)
 MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE)  # pages beside the fields: field keys they reserve
+REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE)  # beside the fields: field keys they reserve
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -173,6 +174,8 @@ def gone_entries(before: Bank | None, after: Bank) -> list[Entry]:
     return [entry for entry in before.entries if id(entry) not in kept]
 
 
+TopicKey = tuple[str, str, str]  # field, specialization, topic
+
 # What a renderer keeps per question and locale besides its body (``_Renderer.remembered``).
 REMEMBERED = ("practice", "bank")
 
@@ -191,12 +194,32 @@ class BodyCache:
         self.key: tuple[RenderOptions, Any] | None = None
         self.bank: Bank | None = None
         self.bodies: dict[tuple[str, str], tuple[Entry, str]] = {}
+        # (locale, topic key) → (the topic's entries, their match counts): ``match_counts``
+        self.topics: dict[
+            tuple[str, tuple[str, str, str]], tuple[list[Entry], dict[str, float]]
+        ] = {}
+
+    def match_counts(
+        self,
+        locale: str,
+        key: TopicKey,
+        here: list[Entry],
+        count: Callable[[], dict[str, float]],
+    ) -> dict[str, float]:
+        """A topic's match term counts (``qbank.match.TopicCounts``), counted again only
+        when one of its entries is not the very same object as last time."""
+        kept = self.topics.get((locale, key))
+        if kept is not None and len(kept[0]) == len(here) and all(map(is_, kept[0], here)):
+            return kept[1]
+        counts = count()
+        self.topics[locale, key] = (here, counts)
+        return counts
 
     def start(self, bank: Bank, options: RenderOptions) -> dict[tuple[str, str], tuple[Entry, str]]:
         """The bodies still valid for a render of ``bank`` with ``options``."""
         key = (options, bank.catalog)
         if key != self.key:
-            self.key, self.bodies, self.bank = key, {}, None
+            self.key, self.bodies, self.bank, self.topics = key, {}, None, {}
         for entry in gone_entries(self.bank, bank):
             for locale in entry.locales:
                 self._drop(entry.id, locale)
@@ -229,6 +252,8 @@ class _Renderer:
         # makes each when its page is written and lets it go.
         self._keep = cache is not None
         self._bodies = cache.start(bank, options) if cache is not None else {}
+        self._match_counts = cache.match_counts if cache is not None else None
+        self._match: dict[str, bytes] = {}  # each locale's match file, made once a render
         self._html: dict[tuple[str, str], str] = {}
         self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
         self._check_reserved()
@@ -470,9 +495,21 @@ class _Renderer:
         ):
             yield path, (data,)
         if api:
-            yield match_path(locale), (match_file(self.bank, locale),)
+            yield match_path(locale), (self.match_data(locale),)
             head = bank_json(self.bank, locale, questions=False)
             yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
+
+    def match_data(self, locale: str) -> bytes:
+        """``match_file`` of ``locale``, made once per render (a serve writer asks twice),
+        with the topics' counts kept across serve renders."""
+        data = self._match.get(locale)
+        if data is None:
+            if self._match_counts is None:
+                data = match_file(self.bank, locale)
+            else:
+                data = match_file(self.bank, locale, self._match_counts)
+            self._match[locale] = data
+        return data
 
     def _bank_json_chunks(self, head: dict[str, Any], locale: str) -> Iterator[bytes]:
         """``bank.json`` as ``json.dumps`` of the whole document would write it, a question
@@ -560,9 +597,18 @@ class _Renderer:
             total=len(bank.entries),
             levels=levels,
         )
+        topic_names: dict[str, dict[str, str]] = {}  # the review page's scope choices
+        for f_key, s_key, t_key in bank.topics():
+            topic = self.catalog.fields[f_key].specializations[s_key].topics[t_key]
+            topic_names.setdefault(f_key, {})[t_key] = name(topic.name, locale)
         for page in LOCALE_PAGES:
             site.pages[f"{locale}/{page}/index.md"] = self.env.get_template(f"{page}.md.j2").render(
-                t=t, locale=locale, locales=self.catalog.locales
+                t=t,
+                locale=locale,
+                locales=self.catalog.locales,
+                fields=fields,
+                levels=levels,
+                topic_names=topic_names,
             )
             nav.append({t[page]: f"{locale}/{page}/index.md"})
         if topics is None:

@@ -21,6 +21,7 @@ LAZY_ASSETS = (
     "assets/snowball-english.js",
     "assets/match.js",
     "assets/saved.js",
+    "assets/review.js",
 )  # (pages load them)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (

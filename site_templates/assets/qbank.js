@@ -26,6 +26,7 @@
     }
     return key in STRINGS ? STRINGS[key] : key;
   }
+  window.qbankText = t; // for the lazy assets (review.js)
 
   /* ---------------------------------------------------------------- storage */
   var PROGRESS = "qbank:v1:progress";
@@ -759,6 +760,7 @@
     controls.appendChild(count);
     var misses = el("label", { class: "qb-filter" });
     misses.appendChild(el("input", { type: "checkbox", class: "qb-practice-misses" }));
+    misses.firstChild.checked = new URLSearchParams(location.search).get("misses") === "1";
     misses.appendChild(document.createTextNode(" " + t("misses")));
     controls.appendChild(misses);
     controls.appendChild(el("button", { type: "button", class: "qb-start" }, t("start")));
@@ -854,10 +856,14 @@
     var url = new URL(box.getAttribute("data-locale") + "/api/practice/" +
       box.getAttribute("data-field") + "/" + key + ".json", rootUrl(box)).href;
     status.textContent = "";
-    fetch(url).then(function (r) {
+    var onlyMisses = box.querySelector(".qb-practice-misses");
+    var missed = !!(onlyMisses && onlyMisses.checked);
+    // a review session (<locale>/review/): assets/review.js draws the due questions, in order
+    var review = box.hasAttribute("data-review") && window.qbankReview;
+    (review ? review.draw(box, missed) : fetch(url).then(function (r) {
       if (!r.ok) throw new Error(String(r.status));
       return r.json();
-    }).then(function (data) {
+    })).then(function (data) {
       var limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
       // ?topics=a,b (the match page): only those topics of the field, when they have any
       var only = (new URLSearchParams(location.search).get("topics") || "").split(",");
@@ -865,14 +871,13 @@
         return only.indexOf(q.topic.split("/")[1]) >= 0;
       });
       if (!pool.length) pool = data.questions || [];
-      var onlyMisses = box.querySelector(".qb-practice-misses");
-      if (onlyMisses && onlyMisses.checked) {
+      if (missed && !review) {
         var p = progress();
         pool = pool.filter(function (q) { return isMiss(p[q.id]); });
       }
-      var drawn = shuffle(pool).slice(0, limit);
+      var drawn = (review ? pool : shuffle(pool)).slice(0, limit);
       if (!drawn.length) {
-        status.textContent = t(onlyMisses && onlyMisses.checked ? "noMisses" : "none");
+        status.textContent = t(data.empty || (missed ? "noMisses" : "none"));
         return;
       }
       run({ box: box, level: key, levelName: levelName, items: drawn, i: 0,
@@ -966,15 +971,21 @@
       return;
     }
     var ok = chosen.slice().sort().join(" ") === item.answer.slice().sort().join(" ");
-    record(item.id, item.topic, { r: ok ? 1 : 0 });
+    practiceRecord(session, item, { r: ok ? 1 : 0 });
     session.results.push({ item: item, chosen: chosen, status: ok ? "right" : "wrong" });
     advance(session);
   }
   function practiceRate(session, value) {
     var item = session.items[session.i];
-    record(item.id, item.topic, { s: value });
+    practiceRecord(session, item, { s: value });
     session.results.push({ item: item, chosen: [], status: value });
     advance(session);
+  }
+  /* A review session's answers go to assets/review.js (its own store), not to progress. */
+  function practiceRecord(session, item, fields) {
+    if (!session.box.hasAttribute("data-review")) return record(item.id, item.topic, fields);
+    session.box.dispatchEvent(new CustomEvent("qbank:review", { bubbles: true,
+      detail: { id: item.id, topic: item.topic, result: fields } }));
   }
   function practiceSkip(session) {
     session.results.push({ item: session.items[session.i], chosen: [], status: "skipped" });

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.messy_bank import write_messy_bank
 from sitebuild import build_site, write_small_bank
 
 CHROMIUM = "/usr/bin/chromium"
@@ -132,3 +133,33 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     """A fresh page of the small bank's site, its requests recorded."""
     with recorded_page(browser, server) as tab:
         yield tab
+
+
+MESSY_THEME: dict[str, Any] = {
+    "name": "material",
+    "font": False,
+    "features": [
+        "navigation.instant",
+        "navigation.tracking",
+        "navigation.sections",
+        "navigation.indexes",
+        "navigation.prune",
+        "toc.follow",
+    ],
+    "palette": THEME["palette"],
+}
+
+
+@pytest.fixture(scope="session")
+def messy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The messy bank (``tests/fixtures/messy_bank.py``) built with the sample site's Material
+    features and served on 127.0.0.1; yields the base URL."""
+    tmp = tmp_path_factory.mktemp("messy-site")
+    with serving(tmp / "site") as url:
+        content = write_messy_bank(tmp / "content")
+        config = {"markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"]}
+        try:
+            build_site(tmp, content, theme=MESSY_THEME, site_url=url, **config)
+        except subprocess.CalledProcessError as error:
+            pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
+        yield url

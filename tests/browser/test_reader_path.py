@@ -3,59 +3,24 @@
 
 The site is the messy bank of ``tests/fixtures/messy_bank.py`` (generic titles, long code,
 a 250-question topic, a one-question topic, a one-topic specialization, partial
-translations, raw links) built by real MkDocs with the sample site's Material features."""
+translations, raw links) built by real MkDocs with the sample site's Material features
+(conftest's ``messy``)."""
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.messy_bank import BIG, qid, write_messy_bank
+from fixtures.messy_bank import BIG, qid
 from playwright.sync_api import expect
-from sitebuild import build_site
 
 pytestmark = pytest.mark.browser
 
 CLOSURES = "en/javascript/closures/"
-THEME: dict[str, Any] = {
-    "name": "material",
-    "font": False,
-    "features": [
-        "navigation.instant",
-        "navigation.tracking",
-        "navigation.sections",
-        "navigation.indexes",
-        "navigation.prune",
-        "toc.follow",
-    ],
-    "palette": [
-        {"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
-        {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}},
-    ],
-}
-
-
-@pytest.fixture(scope="module")
-def messy(
-    tmp_path_factory: pytest.TempPathFactory,
-    folder_server: Callable[[Path], AbstractContextManager[str]],
-) -> Iterator[str]:
-    """The messy bank built and served on 127.0.0.1; yields the base URL."""
-    tmp = tmp_path_factory.mktemp("messy-site")
-    with folder_server(tmp / "site") as url:
-        content = write_messy_bank(tmp / "content")
-        config = {"markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"]}
-        try:
-            build_site(tmp, content, theme=THEME, site_url=url, **config)
-        except subprocess.CalledProcessError as error:
-            pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
-        yield url
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from qbank.bank import Bank, Entry
 from qbank.markup import prose_html, to_html
-from qbank.search.tokenize import is_cjk, terms
+from qbank.search.tokenize import CJK, terms
 
 SNIPPET = 240
 """Columns of the prompt kept for the result list (``clip``)."""
@@ -42,6 +42,7 @@ _BLOCK = re.compile(
     r"details|summary|figure|figcaption|math)\b[^>]*>",
     re.IGNORECASE,
 )
+_WIDE = re.compile(f"[{CJK}]")
 _CODE = re.compile(r"<code\b[^>]*>(.*?)</code>", re.DOTALL | re.IGNORECASE)
 
 
@@ -71,11 +72,15 @@ def clip(text: str, size: int) -> str:
     as a short word; an ellipsis when cut)."""
     if len(text) <= size // 2:
         return text
-    width = 0
-    for end, char in enumerate(text):
-        width += 2 if char >= "\u3040" and is_cjk(char) else 1
-        if width > size:
-            return text[:end].rstrip() + "…"
+    head = text[: size + 1]  # every character takes a column at least
+    for wide, found in enumerate([*_WIDE.finditer(head), None]):  # wide: CJK ones before
+        at = found.start() if found else len(head)
+        if size - wide < at:  # the narrow character at size - wide is the first past size
+            return text[: size - wide].rstrip() + "…"
+        if found is None:
+            return text
+        if at + 2 + wide > size:
+            return text[:at].rstrip() + "…"
     return text
 
 
@@ -84,13 +89,10 @@ def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int],
     weighted: Counter[str] = Counter()
     length = 0
     for weight, texts in zip(WEIGHTS, fields, strict=True):
-        for text in texts:
-            found = terms(text, locale)
-            length += len(found)
-            counts = Counter(found)
-            if weight != 1:
-                counts = Counter({term: n * weight for term, n in counts.items()})
-            weighted.update(counts)
+        found = [term for text in texts for term in terms(text, locale)]
+        length += len(found)
+        for _ in range(weight):  # counted in C, as often as the weight says
+            weighted.update(found)
     norm = K1 * (1 - B + B * length / AVERAGE)
     top = LEVELS - 1
     steps = {}  # the step of each weighted count (few distinct counts per question)

@@ -16,7 +16,7 @@ import json
 import operator
 import shutil
 from array import array
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,14 +144,12 @@ class LocaleIndex:
         kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
         be able to come first)."""
         index = cls(locale)
-        postings = index.postings
+        growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
         by_filter: dict[str, dict[str, list[int]]] = {}
         for number, doc in enumerate(docs):
+            base = number * LEVELS
             for term, step in doc.terms:
-                found = postings.get(term)
-                if found is None:
-                    postings[term] = found = array("i")
-                found.append(number * LEVELS + step)
+                growing[term].append(base + step)
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
             for name, value in doc.filters:
                 by_filter.setdefault(name, {}).setdefault(value, []).append(number)
@@ -162,6 +160,7 @@ class LocaleIndex:
                 bits = index.filters[name][value] = bytearray(width)
                 for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
+        index.postings = postings = dict(growing)  # a plain dict: a lookup never adds
         pace = pace or _unpaced
         terms = pace(postings.items(), 4096)
         index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))

@@ -154,11 +154,27 @@ def stemmer_spec(locale: str) -> dict[str, Any] | None:
 def terms(text: str, locale: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept: each word's stem; for a CJK run,
     each character and each pair of neighbours."""
+    stems = _STEMS.setdefault(locale, {})
+    pieces = words(text, locale)
+    try:  # most texts hold only words seen before
+        return [stems[piece] for piece in pieces]
+    except KeyError:
+        pass
+    if len(stems) > _STEMS_KEPT:
+        stems.clear()
     found: list[str] = []
-    for piece in words(text, locale):
-        if _CJK_RUN.match(piece):
+    for piece in pieces:
+        if piece in stems:
+            found.append(stems[piece])
+        elif _CJK_RUN.match(piece):
             found += piece
             found += (piece[i : i + 2] for i in range(len(piece) - 1))
         else:
-            found.append(stem(piece, locale))
+            found.append(stems.setdefault(piece, stem(piece, locale)))
     return found
+
+
+_STEMS: dict[str, dict[str, str]] = {}
+"""Per locale, the stem of each word seen (a bank repeats its words: an index of 30,000
+questions stems tens of millions of words, a few hundred thousand of them distinct)."""
+_STEMS_KEPT = 1 << 19
