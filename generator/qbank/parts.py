@@ -65,13 +65,6 @@ def question_folder(bank: Bank, entry: Entry, locale: str, page_size: int) -> st
     return part_folder(entry.topic, parts_by_id(bank, locale, page_size).get(entry.id, 1))
 
 
-def moved(bank: Bank, entries: Sequence[Entry], locale: str, page_size: int) -> dict[str, int]:
-    """The part of each of ``entries`` that is not on the first part: the map an old link
-    to ``<topic>/#q-<id>`` is sent on with."""
-    parts = parts_by_id(bank, locale, page_size)
-    return {e.id: parts[e.id] for e in entries if parts.get(e.id, 1) > 1}
-
-
 def question_url(bank: Bank, page_size: int, suffix: str = "") -> Callable[[str, Entry], str]:
     """(locale, entry) → the site-root URL of the topic page (part) that shows the entry
     (``suffix``: ``index.html`` where pages are not folders)."""
