@@ -12,7 +12,7 @@ import pytest
 import yaml
 from test_render_update import expanded
 
-from qbank.bank import load_bank
+from qbank.bank import Bank, load_bank
 from qbank.docstree import page_size_of, read_user_config
 from qbank.incremental.cache import FileCache
 from qbank.parts import (
@@ -24,7 +24,14 @@ from qbank.parts import (
     topic_folders,
 )
 from qbank.problems import ContentError
-from qbank.render import BodyCache, RenderOptions, page_paths, render_site, update_site
+from qbank.render import (
+    BodyCache,
+    RenderedSite,
+    RenderOptions,
+    page_paths,
+    render_site,
+    update_site,
+)
 from qbank.sitemaps import locale_sitemap
 
 SAMPLE = Path(__file__).resolve().parent.parent / "content"
@@ -92,25 +99,6 @@ def test_practice_urls_name_the_part(content: Path) -> None:
             assert f'"{locale}/{TOPIC[0]}/{folder}/#q-{entry.id}"' in data
 
 
-def test_an_update_that_shrinks_a_topic_drops_its_last_part(content: Path) -> None:
-    files: FileCache[object] = FileCache()
-    options = RenderOptions(page_size=SIZE, placeholders=True, defer_files=True)
-    bodies = BodyCache()
-    bank = load_bank(content, files)  # type: ignore[arg-type]
-    site = render_site(bank, options, bodies)
-    expanded(site)  # the pages written out, as a build does: the bodies are kept
-    count = len([e for e in bank.by_topic[TOPIC] if "en" in e.locales])
-    last = f"en/{TOPIC[0]}/{part_folder(TOPIC[1], part_count(count, SIZE))}/index.md"
-    assert last in site.pages
-    for path in sorted((content / "/".join(TOPIC)).glob("*.yaml"))[: count - 2 * SIZE]:
-        path.unlink()
-    after = load_bank(content, files)  # type: ignore[arg-type]
-    update = update_site(bank, site, after, options, bodies)
-    assert update is not None
-    assert last not in update.site.pages
-    assert expanded(update.site) == expanded(render_site(after, options, BodyCache()))
-
-
 @pytest.mark.parametrize("value", ["-1", "many", "true"])
 def test_a_wrong_page_size_names_file_line_and_key(tmp_path: Path, value: str) -> None:
     config = tmp_path / "mkdocs.yml"
@@ -132,26 +120,46 @@ def test_page_size_of_reads_the_plugin_setting(tmp_path: Path) -> None:
     assert page_size_of(read_user_config(config), config) == 50
 
 
-def test_an_update_that_shifts_questions_to_other_parts_moves_their_links(content: Path) -> None:
+def add_first_question(content: Path) -> str:
+    """A new question that comes first in the topic (the first one's seniority and
+    difficulty, a slug that sorts first): every other question moves on by one; its id."""
+    first = load_bank(content).by_topic[TOPIC][0]
+    data = yaml.safe_load((content / first.file).read_text("utf-8"))
+    data["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f0aa"
+    data["prompt"] = {locale: f"A new first question ({locale})?" for locale in data["prompt"]}
+    (content / "/".join(TOPIC) / "0-first.yaml").write_text(
+        yaml.safe_dump(data, allow_unicode=True), "utf-8"
+    )
+    return str(data["id"])
+
+
+def test_updates_that_shift_and_shrink_a_topic_match_a_full_render(content: Path) -> None:
     files: FileCache[object] = FileCache()
     options = RenderOptions(page_size=SIZE, placeholders=True, defer_files=True)
     bodies = BodyCache()
     bank = load_bank(content, files)  # type: ignore[arg-type]
     site = render_site(bank, options, bodies)
     expanded(site)  # the pages written out, as a build does: the bodies are kept
-    first = bank.by_topic[TOPIC][0]
-    data = yaml.safe_load((content / first.file).read_text("utf-8"))
-    data["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f0aa"
-    data["prompt"] = {locale: f"A new first question ({locale})?" for locale in data["prompt"]}
-    # the same seniority and difficulty, a slug that sorts first: every question moves on
-    (content / "/".join(TOPIC) / "0-first.yaml").write_text(
-        yaml.safe_dump(data, allow_unicode=True), "utf-8"
-    )
-    after = load_bank(content, files)  # type: ignore[arg-type]
-    assert after.by_topic[TOPIC][0].id == data["id"]
-    update = update_site(bank, site, after, options, bodies)
-    assert update is not None
-    assert expanded(update.site) == expanded(render_site(after, options, BodyCache()))
+
+    def update(bank: Bank) -> tuple[Bank, RenderedSite]:
+        after = load_bank(content, files)  # type: ignore[arg-type]
+        done = update_site(bank, site, after, options, bodies)
+        assert done is not None
+        assert expanded(done.site) == expanded(render_site(after, options, BodyCache()))
+        return after, done.site
+
+    # every question moves on by one: the kept bodies of those on another part are redone
+    qid = add_first_question(content)
+    bank, site = update(bank)
+    assert bank.by_topic[TOPIC][0].id == qid
+    # the topic loses questions: its last part is gone
+    count = len([e for e in bank.by_topic[TOPIC] if "en" in e.locales])
+    last = f"en/{TOPIC[0]}/{part_folder(TOPIC[1], part_count(count, SIZE))}/index.md"
+    assert last in site.pages
+    for path in sorted((content / "/".join(TOPIC)).glob("*.yaml"))[: count - 2 * SIZE]:
+        path.unlink()
+    bank, site = update(bank)
+    assert last not in site.pages
 
 
 def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path) -> None:
@@ -162,13 +170,7 @@ def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path
     session.full = False
     bank = load_bank(content, files)  # type: ignore[arg-type]
     before = {d.url for d in session._search_docs(bank, "en", question_url(bank, SIZE))}
-    first = bank.by_topic[TOPIC][0]
-    data = yaml.safe_load((content / first.file).read_text("utf-8"))
-    data["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f0ab"
-    data["prompt"] = {locale: f"Another first question ({locale})?" for locale in data["prompt"]}
-    (content / "/".join(TOPIC) / "0-first.yaml").write_text(
-        yaml.safe_dump(data, allow_unicode=True), "utf-8"
-    )
+    add_first_question(content)
     after = load_bank(content, files)  # type: ignore[arg-type]
     urls = {d.url for d in session._search_docs(after, "en", question_url(after, SIZE))}
     for entry in after.by_topic[TOPIC]:
