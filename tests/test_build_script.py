@@ -52,6 +52,9 @@ def test_tree_holds_every_page_the_assets_data_and_index(tmp_path: Path, small_b
     for asset in ("qbank.css", "qbank.js", "search.css", "search.js"):
         assert (docs / "assets" / asset).read_bytes()
     assert (docs / "images/ml-engineer/numerics/bits.png").is_file()
+    # a page-loaded asset comes along with the page that loads it
+    assert "assets/transfer.js" in (docs / "tr/progress/index.md").read_text("utf-8")
+    assert (docs / "assets/transfer.js").read_bytes()
     topic = (docs / "en/ml-engineer/throughput/index.md").read_text("utf-8")
     # the question's Markdown heading (toc entry), then its HTML: no placeholder is left
     assert re.search(rf"^## .+ \{{#h-{INPUT_WAIT_ID}\}}$", topic, re.MULTILINE)

@@ -16,10 +16,17 @@ import pytest
 from click.testing import CliRunner
 from test_bank_incremental import _make_bank_module
 
+import qbank.similarity
 from qbank.bank import Checked, check_bank
 from qbank.cli import main
 from qbank.incremental.cache import FileCache
-from qbank.similarity import bounded_near_duplicates, near_duplicates
+from qbank.similarity import (
+    bounded_near_duplicates,
+    near_duplicates,
+    normalize_text,
+    prompt_keys,
+    prompt_shingles,
+)
 
 NEAR = "nearly the same prompt as"
 
@@ -170,3 +177,52 @@ def test_the_bounded_join_reports_only_true_pairs() -> None:
         assert exact[a, b] == score
     assert {b for _, b, _ in found} == set(range(1, 200))
     assert bounded_near_duplicates(items, 0.9, 10_000) == (near_duplicates(items, 0.9), False)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "",
+        "word",
+        "What is the output of the code below? print(x + y)",
+        "a b a b a b c",  # repeated words and repeated pairs
+        "Çıktı nedir? şu kod: x = 1; İstanbul _alt_çizgi_",  # noqa: RUF001
+        "下面代码的输出是什么？ print(x) 利用率 GPU",  # noqa: RUF001
+        "ｆｕｌｌ　ｗｉｄｔｈ  Text\n\nwith   spaces",  # noqa: RUF001
+    ],
+)
+def test_prompt_keys_hash_every_distinct_shingle_once(prompt: str) -> None:
+    norm_hash, keys = prompt_keys(prompt)
+    norm = normalize_text(prompt)
+    assert norm_hash == hash(norm)
+    assert len(set(keys)) == len(keys) == len(prompt_shingles(norm))
+    # Single tokens keep their own hash; the pairs are the rest.
+    tokens = {hash(s) for s in prompt_shingles(norm) if isinstance(s, str)}
+    assert tokens <= set(keys)
+
+
+def test_prompt_keys_tell_word_order_apart() -> None:
+    forward = set(prompt_keys("alpha beta gamma delta epsilon")[1])
+    backward = set(prompt_keys("epsilon delta gamma beta alpha")[1])
+    # The same five words; not one of the four pairs in common.
+    assert len(forward & backward) == 5
+    assert len(forward) == len(backward) == 9
+    assert prompt_keys("Alpha  BETA gamma")[1] == prompt_keys("alpha beta gamma")[1]
+
+
+def test_the_join_counts_pair_codes_alike_in_32_and_64_bits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pair codes are counted in 32 bits when every code fits (up to 65,536 sets), in 64
+    bits beyond: both give the same pairs, capped or not."""
+    rng = random.Random(3)
+    words = list(range(60))
+    items: list[tuple[int, frozenset[int]]] = []
+    for n in range(300):
+        # Every third set is the one before with one token more (similarity 30/31).
+        picked = [*items[-1][1], 1000 + n] if n % 3 == 1 else rng.sample(words, 30)
+        items.append((n, frozenset(picked)))
+    narrow = [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)]
+    assert narrow[0][0], "the bank has near-duplicates"
+    monkeypatch.setattr(qbank.similarity, "_CODES_IN_32_BITS_UP_TO", 0)
+    assert [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)] == narrow

@@ -58,7 +58,8 @@ RESERVED_PAGES = ("practice",)
 MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
 REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE)  # beside the fields: field keys they reserve
+PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, PROGRESS_PAGE)  # field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.

@@ -47,6 +47,9 @@ _TOKEN = re.compile(f"[{_CJK}]+|[^\\W_{_CJK}]+")  # runs of Chinese or Japanese,
 _WORD = re.compile(r"[^\W_]+")  # letters and digits
 _WORD_OR_UNDERSCORE = re.compile(r"\w+")  # the same where there is no underscore, faster
 _ASCII_GAPS = {c: " " for c in range(128) if not chr(c).isalnum()}  # what _WORD skips, in ASCII
+# An odd 64-bit constant (the golden ratio's fraction, as a signed number) that mixes the
+# hashes of a pair's two tokens into the pair's hash, the first one multiplied by it.
+_PAIR_MIX = 0x9E3779B97F4A7C15 - (1 << 64)
 
 
 def normalize_text(text: str) -> str:
@@ -87,15 +90,30 @@ def prompt_shingles(norm: str) -> set[str | tuple[str, str]]:
 
 
 def prompt_keys(prompt: str) -> tuple[int, array[int]]:
-    """A prompt's comparison keys: the hash of its normalized text and the hashes of its
-    shingles, packed (8 bytes a shingle)."""
+    """A prompt's comparison keys: the hash of its normalized text and the distinct hashes
+    of its shingles (``prompt_shingles``), packed (8 bytes a shingle).
+
+    A token's hash is ``hash(token)``; a pair's is mixed from its two tokens' hashes in
+    order (``first * _PAIR_MIX + second``, modulo 2**64), in one array operation for all
+    the pairs of the prompt rather than a tuple made and hashed per pair.
+    """
     import numpy as np  # imported once, on the first prompt
 
     norm = normalize_text(prompt)
-    shingles = prompt_shingles(norm)
-    # numpy converts the hashes to 8-byte integers faster than array() does.
-    packed = np.fromiter(map(hash, shingles), np.int64, len(shingles)).tobytes()
-    return hash(norm), array("q", packed)
+    tokens = _ordered_tokens(norm)
+    n = len(tokens)
+    if n < 2:
+        return hash(norm), array("q", set(map(hash, tokens)))
+    hashes = np.empty(2 * n - 1, dtype=np.int64)  # the tokens', then the pairs'
+    words, pairs = hashes[:n], hashes[n:]
+    words[:] = np.fromiter(map(hash, tokens), np.int64, n)
+    np.multiply(words[:-1], _PAIR_MIX, out=pairs)  # wraps around, as intended
+    pairs += words[1:]
+    hashes.sort()
+    distinct = np.empty(len(hashes), dtype=bool)
+    distinct[0] = True
+    np.not_equal(hashes[1:], hashes[:-1], out=distinct[1:])
+    return hash(norm), array("q", hashes[distinct].tobytes())
 
 
 def jaccard(mine: Collection[int], theirs: Collection[int]) -> float:
@@ -174,7 +192,11 @@ def bounded_near_duplicates(
         return [], capped
     left = np.repeat(np.arange(len(owner)), width)
     right = left + 1 + np.arange(len(left)) - np.repeat(np.cumsum(width) - width, width)
-    pair_codes, shared = np.unique(owner[left] * n + owner[right], return_counts=True)
+    # A pair's code: first * n + second, in 32 bits where it fits (counted faster).
+    code_owner = owner.astype(np.uint32) if n <= _CODES_IN_32_BITS_UP_TO else owner
+    codes = code_owner[left] * code_owner.dtype.type(n) + code_owner[right]
+    pair_codes, shared = np.unique(codes, return_counts=True)
+    pair_codes = pair_codes.astype(np.int64)
     # Two sets this similar share min(SHARED_IN_PREFIX, the overlap the smaller set needs)
     # prefix tokens (a small set may need fewer; the smaller set is the first of a code).
     need = np.minimum(SHARED_IN_PREFIX, np.ceil(threshold * sizes).astype(np.int64))
@@ -222,6 +244,7 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
 
 
 _PAIRS_AT_ONCE = 20_000  # candidate pairs compared in one array operation
+_CODES_IN_32_BITS_UP_TO = 1 << 16  # sets in a join whose pair codes (n * n) fit in 32 bits
 
 
 def _common_counts(

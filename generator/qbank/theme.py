@@ -22,6 +22,7 @@ LAZY_ASSETS = (
     "assets/match.js",
     "assets/saved.js",
     "assets/review.js",
+    "assets/transfer.js",
 )  # (pages load them)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (

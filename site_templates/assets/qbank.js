@@ -160,6 +160,51 @@
   function progress() {
     return load(PROGRESS, {});
   }
+
+  /* ---------------------------------------------------------------- storage version */
+  /* The study state's schema (DESIGN.md, "Study state"): META {"schema": n}, none = 1.
+   * MIGRATIONS[n] turns a state {name: value} of schema n into one of n + 1; run once on
+   * start here, and on imported files by assets/transfer.js. A newer schema is left alone. */
+  var META = "qbank:v1:meta";
+  var SCHEMA = 1;
+  var MIGRATIONS = {};
+  function migrate(state, from) {
+    for (var n = from; n < SCHEMA; n++) state = MIGRATIONS[n](state);
+    return state;
+  }
+  function migrateStorage() {
+    var store, schema = 1;
+    try {
+      store = window.localStorage;
+      var meta = JSON.parse(store.getItem(META) || "null");
+      if (plain(meta) && typeof meta.schema === "number") schema = meta.schema;
+      if (meta && schema >= SCHEMA) return;
+      if (schema < SCHEMA) {
+        var state = {};
+        Object.keys(store).forEach(function (key) {
+          var name = /^qbank:v1:([^:]+)$/.exec(key);
+          if (!name || key === META) return;
+          try {
+            state[name[1]] = JSON.parse(store.getItem(key));
+          } catch (e) { /* unreadable: the key's own check sets it aside */ }
+        });
+        state = migrate(state, schema);
+        Object.keys(state).forEach(function (name) {
+          store.setItem("qbank:v1:" + name, JSON.stringify(state[name]));
+        });
+      }
+      store.setItem(META, JSON.stringify({ schema: SCHEMA }));
+    } catch (e) { /* storage off or full: the keys' own checks deal with it */ }
+  }
+  migrateStorage();
+  /* For assets/transfer.js; reread: drop the copy of a key written behind our back. */
+  window.qbankStorage = {
+    schema: SCHEMA,
+    migrate: migrate,
+    check: function (key, value) { return SHAPES[key] ? SHAPES[key](value) : null; },
+    reread: function (key) { delete memory[key]; delete unsaved[key]; }
+  };
+
   /* A choice question's first answer is what counts (r, ts): a later attempt (after the
    * right option was shown, or on another day) is kept apart as the latest retry (rr: 1|0,
    * rts), so progress cannot be inflated by clicking the option the page just revealed.

@@ -73,8 +73,14 @@
     const permalink = question.querySelector(".qb-permalink");
     const href = permalink ? permalink.href : `${location.href.split("#")[0]}#${question.id}`;
     const url = href.startsWith(root.href) ? href.slice(root.href.length) : href;
+    // The title: the heading's text without its number (it may hold the prompt's first
+    // paragraph, which the prompt below then leaves out), and the prompt.
+    const squash = (text) => text.replace(/\s+/g, " ").trim();
     const prompt = question.querySelector(".qb-prompt");
-    const title = (prompt ? prompt.textContent : "").replace(/\s+/g, " ").trim().slice(0, 160);
+    const body = squash(prompt ? prompt.textContent : "");
+    const heading = document.getElementById(`h-${question.dataset.qid}`);
+    const head = heading ? squash(heading.textContent.replace(/¶\s*$/, "")).replace(/^\d+\.\s*/, "") : "";
+    const title = (head && !body.startsWith(head) ? `${head} ${body}` : body || head).trim().slice(0, 160);
     // The topic: the seniority page's group heading above a copy, else the page's title.
     let topic = "";
     if (question.classList.contains("qb-copy")) {

@@ -34,6 +34,9 @@ def test_star_and_note_survive_a_reload_and_are_listed_on_the_saved_page(page: A
     item = stored(page)["items"][INPUT_WAIT]
     assert item["star"] is True
     assert item["url"] == f"en/ml-engineer/throughput/#q-{INPUT_WAIT}"
+    # The heading holds the prompt's first paragraph (left out below it): the title keeps it,
+    # without the question's number.
+    assert item["title"].startswith("A step spends 48 of 118 ms waiting for data: Phase")
 
     page.reload()
     question = page.locator(f"#q-{INPUT_WAIT}")

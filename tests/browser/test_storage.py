@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from stored_texts import seed, storage
 
 pytestmark = pytest.mark.browser
 
@@ -38,21 +39,6 @@ def tab(browser: Any, server: str) -> Iterator[Any]:
     page.errors = errors
     yield page
     context.close()
-
-
-def seed(tab: Any, entries: dict[str, str]) -> None:
-    """Store raw texts under the site's origin from a page that runs no qbank script."""
-    tab.goto("sitemap.xml")
-    tab.evaluate(
-        "(entries) => { for (const k in entries) localStorage.setItem(k, entries[k]); }", entries
-    )
-
-
-def storage(tab: Any) -> dict[str, str]:
-    return tab.evaluate(
-        "() => Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith('qbank:'))"
-        ".map(k => [k, localStorage.getItem(k)]))"
-    )
 
 
 def set_aside(tab: Any, key: str) -> dict[str, str]:
