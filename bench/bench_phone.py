@@ -129,7 +129,7 @@ STATE = """([kind, question, ready]) => {
     return r.bottom > 0 && r.top < h;
   });
   if (!visible.length && all.length) visible.push(all[0]);  // below the fold: the first
-  return { now: performance.now(), fcp: paint ? paint.startTime : null,
+  return { now: performance.now(), fcp: paint ? paint.startTime : null, questions: all.length,
            visible: visible.length, ready: visible.length > 0 && visible.every(isReady) };
 }"""
 
@@ -173,12 +173,19 @@ def serve(root: Path) -> tuple[ThreadingHTTPServer, str]:
 # -- building ----------------------------------------------------------------------------------
 
 
-def build_sites(work: Path, size: int, quiz: bool) -> dict[str, Path]:
+def build_qbank(work: Path, size: int, page_size: int | None) -> None:
+    """qbank's site of the ``size``-question topic (``page_size``: the plugin's setting,
+    None for its default)."""
+    settings = {} if page_size is None else {"page_size": page_size}
+    write_qbank(work / f"bank-{size}", work / f"qbank-{size}", **settings)
+    run_mkdocs(work / f"qbank-{size}")
+
+
+def build_sites(work: Path, size: int, quiz: bool, page_size: int | None) -> dict[str, Path]:
     """The three sites of one ``size``-question topic; each kind's site folder."""
     content = work / f"bank-{size}"
     make_bank(content, size, 1, 1, 1, ("en",), 3)
-    write_qbank(content, work / f"qbank-{size}")
-    run_mkdocs(work / f"qbank-{size}")
+    build_qbank(work, size, page_size)
     sites = {"qbank": work / f"qbank-{size}" / "site"}
     features = page_features(sites["qbank"], PAGE)
     for kind, is_quiz in [("plain", False)] + ([("quiz", True)] if quiz else []):
@@ -256,6 +263,7 @@ def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
         "fcp": state["fcp"],
         "visible_ready": ready_at,
         "visible": state["visible"],
+        "questions": state["questions"],
         "longtasks": _long(data["longtasks"]),
         "bytes": data["bytes"],
         "requests": data["requests"],
@@ -347,6 +355,7 @@ def measure_kind(browser: Any, url: str, kind: str, runs: int) -> dict[str, Any]
         "fcp": med([x["fcp"] for x in loads]),
         "visible_ready": med([x["visible_ready"] for x in loads]),
         "visible": loads[0]["visible"],
+        "questions": loads[0]["questions"],
         "longtask_count": med([x["longtasks"]["count"] for x in loads]),
         "longtask_total": med([x["longtasks"]["total"] for x in loads]),
         "longtask_longest": med([x["longtasks"]["longest"] for x in loads]),
@@ -368,6 +377,7 @@ def measure_kind(browser: Any, url: str, kind: str, runs: int) -> dict[str, Any]
 # -- report ------------------------------------------------------------------------------------
 
 ROWS = [
+    ("questions on the page", "questions", ""),
     ("first contentful paint", "fcp", "ms"),
     ("every visible question ready", "visible_ready", "ms"),
     ("first question answers a click", "first_answer", "ms"),
@@ -433,6 +443,12 @@ def main(argv: list[str] | None = None) -> int:
         help="which sites to build (the others are reused from --work)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--page-size",
+        type=int,
+        help="qbank's page_size (questions a topic page holds; 0: one page; default: the"
+        " plugin's). The bench loads the topic's first page.",
+    )
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -442,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds = ["qbank", "plain"] + (["quiz"] if quiz else [])
     sites = {
         size: (
-            build_sites(work, size, quiz)
+            build_sites(work, size, quiz, args.page_size)
             if args.build == "all"
             else {k: work / f"{k}-{size}" / "site" for k in kinds}
         )
@@ -450,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.build == "qbank":
         for size in args.sizes:
-            run_mkdocs(work / f"qbank-{size}")
+            build_qbank(work, size, args.page_size)
     httpd, base = serve(work)
     results: dict[str, Any] = {}
     try:

@@ -284,15 +284,17 @@ def _under(locale: str, item: Any) -> Any:
             _under(locale, sub) for title, sub in item.items()}  # fmt: skip
 
 
-def write_qbank(content: Path, project: Path) -> None:
-    """A project building ``content`` through the qbank plugin (its defaults)."""
+def write_qbank(content: Path, project: Path, **settings: Any) -> None:
+    """A project building ``content`` through the qbank plugin (its defaults, or the plugin
+    ``settings`` given)."""
     (project / "docs").mkdir(parents=True, exist_ok=True)
+    options = {"content_dir": os.path.relpath(content, project), **settings}
     config = {
         "site_name": "qbank bench",
         "site_url": "https://example.org/",
         "docs_dir": "docs",
         "theme": {"name": "material"},
-        "plugins": [{"qbank": {"content_dir": os.path.relpath(content, project)}}],
+        "plugins": [{"qbank": options}],
     }
     (project / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
 

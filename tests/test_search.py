@@ -167,8 +167,11 @@ def test_every_page_has_the_search_box_in_its_language(site: Path) -> None:
             settings = json.loads(box.attributes["data-qb-search"] or "")
             assert settings["locales"] == list(LOCALES)
             assert html.css_first(".md-search") is None  # not Material's (configured) search
+            # qbank.js loads the box's script when the reader reaches for it
             scripts = [s.attributes.get("src") or "" for s in html.css("script")]
-            assert any(s.endswith("assets/search.js") for s in scripts)
+            assert any(s.endswith("assets/qbank.js") for s in scripts)
+            assert not any(s.endswith("assets/search.js") for s in scripts)
+            assert (site / "assets/search.js").is_file()
 
 
 def test_rebuilds_update_the_index_in_place(

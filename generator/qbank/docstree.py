@@ -30,8 +30,9 @@ from typing import Any
 
 import yaml
 
-from qbank.bank import Bank, Checked, Entry, load_bank
+from qbank.bank import Bank, Checked, load_bank
 from qbank.incremental.cache import FileCache
+from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
 from qbank.progress import Report, no_progress
 from qbank.render import (
@@ -56,6 +57,7 @@ from qbank.theme import (
     escaped_nav,
     link_options,
     material_language,
+    preloads,
 )
 
 CONFIG = "mkdocs.yml"
@@ -70,6 +72,7 @@ _DROPPED_PLUGINS = {"qbank", "search", "material/search", "tags", "material/tags
 # Page actions pointing into the repository at the page's file: a tree page has none there
 # (Zensical makes an edit link even from an empty edit_uri; the features hide it).
 _EDIT_FEATURES = {"content.action.edit", "content.action.view"}
+NOT_IN_NAV = f"**/*{SEPARATOR}*/index.md"  # every part of a topic after the first
 _TITLE = re.compile(r'\A(---\ntitle: ")([^"\n]*)(")', re.MULTILINE)
 
 LANGUAGE_PARTIAL = """\
@@ -138,6 +141,32 @@ def _name(item: Any) -> str:
     return str(next(iter(item))) if isinstance(item, dict) and item else str(item)
 
 
+def page_size_of(user: dict[str, Any], path: Path) -> int:
+    """The ``page_size`` of the qbank plugin's settings in the user's mkdocs.yml (read
+    as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
+    plugins = user.get("plugins") or []
+    items = [{k: v} for k, v in plugins.items()] if isinstance(plugins, dict) else plugins
+    found = next((item for item in items if _name(item) == "qbank"), None)
+    settings = found.get("qbank") if isinstance(found, dict) else None
+    value = settings.get("page_size", DEFAULT_PAGE_SIZE) if isinstance(settings, dict) else None
+    if value is None:
+        return DEFAULT_PAGE_SIZE
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        rows = enumerate(text.splitlines(), 1)
+        line = next((n for n, row in rows if row.strip().startswith("page_size:")), 1)
+        problem = Problem(
+            display_path(path),
+            line,
+            1,
+            "plugins.qbank.page_size",
+            f"{value!r} is not a number of questions",
+            "a whole number, 0 or more (0: no limit)",
+        )
+        raise ContentError([problem])
+    return value
+
+
 def _with_required_extensions(extensions: Any) -> list[Any]:
     items = list(extensions) if isinstance(extensions, list) else []
     if isinstance(extensions, dict):
@@ -169,6 +198,10 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     nav: list[Any] = ["index.md"]
     nav += [{strings_for(loc)["language_name"]: site.nav[loc]} for loc in catalog.locales]
     config["nav"] = escaped_nav(nav)
+    # A big topic's parts (``qbank.parts``) are pages outside the nav: Zensical builds those
+    # only when not_in_nav names them.
+    own = str(user.get("not_in_nav") or "").strip()
+    config["not_in_nav"] = "\n".join(filter(None, (own, NOT_IN_NAV))) + "\n"
     theme = user.get("theme")
     theme = dict(theme) if isinstance(theme, dict) else {"name": theme or "material"}
     if theme.get("custom_dir"):  # the tree's overrides take its place
@@ -189,6 +222,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     extra = dict(user.get("extra") or {})
     extra["qbank_locale"] = default
     extra["qbank_strings"] = strings_for(default)["widget"]
+    # (the publisher's theme bundle is its own: only qbank.js is fetched from the head)
+    extra["qbank_preload"] = preloads(())
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
     extra["qbank_site_names"] = {loc: escape(site.titles[loc]) for loc in catalog.locales}
     extra["qbank_search"] = search_settings(bank)
@@ -210,13 +245,10 @@ def _escape_title(markdown: str) -> str:
     return _TITLE.sub(lambda m: m.group(1) + escape(m.group(2), quote=False) + m.group(3), markdown)
 
 
-def _topic_url(locale: str, entry: Entry) -> str:
-    return f"/{locale}/{entry.field}/{entry.topic}/"
-
-
-def _search_files(bank: Bank, locale: str) -> Iterator[tuple[str, bytes]]:
+def _search_files(bank: Bank, locale: str, page_size: int) -> Iterator[tuple[str, bytes]]:
     """A locale's search index (``search.index_files``), as tree files."""
-    for relative, data in index_files(iter_docs(bank, locale, _topic_url), locale):
+    docs = iter_docs(bank, locale, question_url(bank, page_size))
+    for relative, data in index_files(docs, locale):
         yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
 
 
@@ -244,7 +276,8 @@ def tree_files(
     for path in sorted(site.files):
         yield f"{DOCS}/{path}", site.files[path]
     for locale in bank.catalog.locales:
-        sitemap = locale_sitemap(bank, locale, str(config.get("site_url") or ""))
+        site_url = str(config.get("site_url") or "")
+        sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
         yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
         if locales is not None and locale not in locales:
             continue
@@ -252,7 +285,7 @@ def tree_files(
         limits = {} if fields is None else {"fields": fields}
         for path, chunks in produce(**limits) if produce else ():
             yield f"{DOCS}/{path}", b"".join(chunks)
-        yield from _search_files(bank, locale)
+        yield from _search_files(bank, locale, site.page_size)
     for asset in (*ASSETS, *LAZY_ASSETS):
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
@@ -335,7 +368,7 @@ class TreeBuilder:
         relative = os.path.relpath(content_root, config_dir).replace(os.sep, "/")
         path = content_root.name if relative.startswith("..") else relative
         edit_uri = str(user.get("edit_uri") or "")
-        return link_options(
+        options = link_options(
             str(user.get("repo_url") or ""),
             edit_uri,
             Path(str(user.get("docs_dir") or "docs")).name,
@@ -343,6 +376,7 @@ class TreeBuilder:
             branch_of(edit_uri, "main"),
             self.report_template,
         )
+        return dataclasses.replace(options, page_size=page_size_of(user, self.config_file))
 
     def forget(self) -> None:
         """Render every page at the next build (a site template changed)."""

@@ -11,6 +11,8 @@ image paths are the same on all of them)::
     <loc>/index.md                        home
     <loc>/<field>/index.md                field page
     <loc>/<field>/<topic>/index.md        topic page (canonical home of its questions)
+    <loc>/<field>/<topic>--<n>/index.md   its part n when it has more than a page's
+                                          questions (``qbank.parts``)
     <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic
     <loc>/<field>/topics/<spec>/index.md  a specialization: its topics and their counts
     <loc>/<field>/practice/index.md       practice (the widget's page)
@@ -38,6 +40,14 @@ from qbank.exporters.bank_json import bank_json, question_json
 from qbank.headings import Heading, first_block, topic_headings, without_first_paragraph
 from qbank.markup import plain_text, to_html
 from qbank.match import match_file, match_path
+from qbank.parts import (
+    DEFAULT_PAGE_SIZE,
+    part_folder,
+    parts_by_id,
+    question_folder,
+    split,
+    topic_folders,
+)
 from qbank.problems import ContentError, Problem, display_path
 from qbank.safety import local_images, url_problem
 from qbank.strings import strings_for
@@ -76,6 +86,8 @@ class RenderOptions:
     # The practice and JSON API files are left to ``RenderedSite.deferred``: a publisher
     # writes them one at a time (a bank of 30,000 questions holds ~170 MB of them a locale).
     defer_files: bool = False
+    # At most this many questions on a topic page (0: no limit); more go to numbered parts.
+    page_size: int = DEFAULT_PAGE_SIZE
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,7 @@ class RenderedSite:
     deferred: dict[str, Callable[..., Iterator[tuple[str, Iterable[bytes]]]]] = field(
         default_factory=dict
     )
+    page_size: int = DEFAULT_PAGE_SIZE  # at most this many questions on a topic page
 
 
 PLACEHOLDER = "qbank:question:{}:end"
@@ -210,12 +223,21 @@ class BodyCache:
             self.key, self.bodies, self.bank, self.topics = key, {}, None, {}
         for entry in gone_entries(self.bank, bank):
             for locale in entry.locales:
-                for name in (entry.id, *(f"{kind}:{entry.id}" for kind in REMEMBERED)):
-                    kept = self.bodies.get((name, locale))
-                    if kept is not None and kept[0] is entry:
-                        del self.bodies[name, locale]
+                self._drop(entry.id, locale)
+        if self.bank is not None:  # questions now on another part of their topic: links moved
+            for locale in bank.catalog.locales:
+                before = parts_by_id(self.bank, locale, options.page_size)
+                after = parts_by_id(bank, locale, options.page_size)
+                if before != after:
+                    for qid in before.keys() | after.keys():
+                        if before.get(qid, 1) != after.get(qid, 1):
+                            self._drop(qid, locale)
         self.bank = bank
         return self.bodies
+
+    def _drop(self, qid: str, locale: str) -> None:
+        for name in (qid, *(f"{kind}:{qid}" for kind in REMEMBERED)):
+            self.bodies.pop((name, locale), None)
 
 
 class _Renderer:
@@ -284,7 +306,7 @@ class _Renderer:
                 }
             )
             report = f"{self.options.report_url}?{query}"
-        return {"edit": edit, "report": report}
+        return {"edit": edit, "report": report, "folder": self.folder(entry, locale)}
 
     def body(self, entry: Entry, locale: str) -> str:
         """The inside of a question's wrapper, rendered once per (question, locale)."""
@@ -327,8 +349,12 @@ class _Renderer:
         return {
             "locale": origin,
             "name": strings_for(origin)["language_name"],
-            "url": f"../../../{origin}/{entry.field}/{entry.topic}/#q-{entry.id}",
+            "url": f"../../../{origin}/{entry.field}/{self.folder(entry, origin)}/#q-{entry.id}",
         }
+
+    def folder(self, entry: Entry, locale: str) -> str:
+        """The folder of the topic page (part) that shows ``entry`` in ``locale``."""
+        return question_folder(self.bank, entry, locale, self.options.page_size)
 
     def question_html(self, entry: Entry, locale: str, *, copy: bool = False) -> str:
         """A question's full HTML per DESIGN.md; copies (not on the topic page) are marked."""
@@ -397,7 +423,7 @@ class _Renderer:
     # -- pages -------------------------------------------------------------------------------
 
     def render(self) -> RenderedSite:
-        site = RenderedSite()
+        site = RenderedSite(page_size=self.options.page_size)
         for locale in self.locales:
             self.locale_pages(site, locale)
         site.pages["index.md"] = self.env.get_template("root.md.j2").render(
@@ -425,6 +451,7 @@ class _Renderer:
             previous.nav,
             dict(previous.titles),
             list(previous.blocks),
+            page_size=self.options.page_size,
         )
         for locale in self.locales:
             self.locale_pages(site, locale, topics)
@@ -462,6 +489,7 @@ class _Renderer:
         for path, data in practice.iter_practice_files(
             self.bank,
             lambda md, e: self.html(md, image_prefix(e)),
+            lambda e, loc: f"{loc}/{e.field}/{self.folder(e, loc)}/#q-{e.id}",
             locales=(locale,),
             remembered=partial(self.remembered, "practice"),
             fields=fields,
@@ -636,7 +664,7 @@ class _Renderer:
                 )
                 spec_nav.append({topic_name: f"{base}/{topic_key}/index.md"})
                 if only is None or (field_key, topic_key) in only:
-                    self.topic_page(site, locale, field_key, topic_key, topic_name, entries)
+                    self.topic_pages(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
                 spec_ = {"key": spec_key, "name": name(spec.name, locale), "topics": topics}
                 specs.append(spec_)
@@ -673,7 +701,7 @@ class _Renderer:
         )
         return nav
 
-    def topic_page(
+    def topic_pages(
         self,
         site: RenderedSite,
         locale: str,
@@ -682,6 +710,8 @@ class _Renderer:
         topic_name: str,
         entries: Iterable[Entry],
     ) -> None:
+        """A topic's page, or its numbered parts when it has more than ``page_size``
+        questions in ``locale`` (``qbank.parts``): each part's pager links every part."""
         entries = list(entries)
         here = [e for e in entries if locale in e.locales]
         elsewhere = Counter(loc for e in entries if locale not in e.locales for loc in e.locales)
@@ -694,21 +724,34 @@ class _Renderer:
             for loc in self.catalog.locales
             if elsewhere[loc]
         ]
-        site.pages[f"{locale}/{field_key}/{topic_key}/index.md"] = self.env.get_template(
-            "topic.md.j2"
-        ).render(
-            t=strings_for(locale),
-            title=topic_name,
-            field=field_key,
-            topic=topic_key,
-            folder=f"{field_key}/{topic_key}",
-            level_names=self._level_names_json(locale),
-            questions=self.questions(site, here, locale, 2, copy=False),
-            count=len(here),
-            missing=missing,
-            missing_count=len(entries) - len(here),
-            tags=sorted({tag for entry in here for tag in entry.question.tags}),
-        )
+        t = strings_for(locale)
+        parts = split(here, self.options.page_size)
+        folders = topic_folders(topic_key, len(here), self.options.page_size)
+        base = f"{locale}/{field_key}"
+        for number, (folder, chosen) in enumerate(zip(folders, parts, strict=True), 1):
+            pager = [
+                {"number": n, "link": f"../{other}/index.md", "current": n == number}
+                for n, other in enumerate(folders, 1)
+            ]
+            site.pages[f"{base}/{folder}/index.md"] = self.env.get_template("topic.md.j2").render(
+                t=t,
+                title=topic_name,
+                part=number,
+                pager=pager if len(folders) > 1 else [],
+                page_label=t["page_of"].format(n=number, total=len(folders)),
+                field=field_key,
+                topic=topic_key,
+                folder=f"{field_key}/{topic_key}",
+                level_names=self._level_names_json(locale),
+                questions=self.questions(site, list(chosen), locale, 2, copy=False),
+                count=len(here),
+                missing=missing if number == 1 else [],
+                missing_count=len(entries) - len(here) if number == 1 else 0,
+                tags=sorted({tag for e in here for tag in e.question.tags}) if number == 1 else [],
+            )
+        gone = len(folders) + 1  # parts an update left behind (the topic lost questions)
+        while site.pages.pop(f"{base}/{part_folder(topic_key, gone)}/index.md", None) is not None:
+            gone += 1
 
     def seniority_page(
         self,
@@ -827,7 +870,7 @@ def question_body(
         out.append(f'<p class="qb-no-model-answer">{e(t["no_model_answer"])}{contribute}</p>\n')
     out.append(
         f'</details>\n<div class="qb-links">\n<a class="qb-permalink" '
-        f'href="../{e(entry.topic)}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'
+        f'href="../{e(links["folder"])}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'
     )
     if links["edit"]:
         out.append(
@@ -858,17 +901,19 @@ def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
     yield from (q.options or {}).values()
 
 
-def page_paths(bank: Bank, locale: str) -> list[str]:
+def page_paths(bank: Bank, locale: str, page_size: int = DEFAULT_PAGE_SIZE) -> list[str]:
     """The Markdown page paths ``render_site`` writes for ``locale``, without rendering them
     (a build of one locale names the other locales' pages as link targets)."""
     paths = [f"{locale}/index.md"]
+    counts = Counter((e.field, e.topic) for e in bank.entries if locale in e.locales)
     for field_key, field_ in bank.catalog.fields.items():
         base = f"{locale}/{field_key}"
         paths.append(f"{base}/index.md")
         paths += [
-            f"{base}/{topic}/index.md"
+            f"{base}/{folder}/index.md"
             for spec in field_.specializations.values()
             for topic in spec.topics
+            for folder in topic_folders(topic, counts[field_key, topic], page_size)
         ]
         paths += [
             f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"

@@ -7,14 +7,21 @@ from urllib.parse import urljoin
 from xml.sax.saxutils import escape
 
 from qbank.bank import Bank
+from qbank.parts import DEFAULT_PAGE_SIZE
 from qbank.render import page_paths
 
 
-def locale_sitemap(bank: Bank, locale: str, site_url: str, directory_urls: bool = True) -> str:
+def locale_sitemap(
+    bank: Bank,
+    locale: str,
+    site_url: str,
+    directory_urls: bool = True,
+    page_size: int = DEFAULT_PAGE_SIZE,
+) -> str:
     """``locale``'s sitemap: its generated pages under ``site_url``, sorted, without dates."""
     root = site_url or "/"
     urls = []
-    for path in sorted(page_paths(bank, locale)):
+    for path in sorted(page_paths(bank, locale, page_size)):
         folder = path.removesuffix("index.md")
         urls.append(urljoin(root, folder if directory_urls else path[:-3] + ".html"))
     body = "".join(f"<url><loc>{escape(url)}</loc></url>\n" for url in urls)

@@ -592,15 +592,21 @@
     var p = progress();
     var done = 0;
     var right = 0;
-    qs.forEach(function (q) {
-      var r = p[q.getAttribute("data-qid")];
+    // One of a big topic's numbered pages: the bar counts the whole topic.
+    var whole = parseInt(box.getAttribute("data-total") || "0", 10);
+    var part = whole > qs.length && !!document.querySelector(".qb-pages-top");
+    var total = part ? whole : qs.length;
+    var ids = part ? scoped(box.getAttribute("data-key") || "") :
+      qs.map(function (q) { return q.getAttribute("data-qid"); });
+    ids.forEach(function (id) {
+      var r = p[id];
       if (r) {
         done++;
         if (r.r === 1 || r.s === "know") right++;
       }
     });
     box.textContent = "";
-    box.appendChild(bar(done, qs.length, right));
+    box.appendChild(bar(Math.min(done, total), total, right));
     var row = el("div", { class: "qb-reset-row" });
     row.appendChild(el("button", { type: "button", class: "qb-reset", "data-reset": "page" },
       t("resetPage")));
@@ -1227,6 +1233,50 @@
     opened = [];
   });
 
+  /* ---------------------------------------------------------------- search on demand */
+  /* The header's search box (assets/search.js) is not needed to read a page: it loads when
+   * the reader reaches for it (its button hovered, focused or pressed, or "/" typed; a press
+   * then opens it), once the page has loaded and is idle, or at once on the page that cuts
+   * text with its tokenizer ("match a job description"). */
+  var searchUrl = document.currentScript ? new URL("search.js", document.currentScript.src).href : "";
+  var searchLoad = null;
+  function loadSearch() {
+    if (!searchLoad && searchUrl && !window.qbankSearch) {
+      searchLoad = new Promise(function (resolve, reject) {
+        var s = el("script", { src: searchUrl });
+        if (siteRoot) s.setAttribute("data-root", siteRoot);
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.appendChild(s);
+      });
+    }
+    return searchLoad;
+  }
+  function openSearch() {
+    var loading = loadSearch();
+    if (!loading) return;
+    loading.then(function () {
+      var box = document.querySelector(".qb-search");
+      if (box && box.qbSearch && box.qbSearch.panel.hidden) box.qbSearch.show();
+    }, function () { /* offline: the box stays closed */ });
+  }
+  ["pointerover", "focusin", "click"].forEach(function (type) {
+    document.addEventListener(type, function (e) {
+      if (window.qbankSearch || !(e.target instanceof Element) || !e.target.closest(".qb-search")) return;
+      if (type === "click") openSearch();
+      else loadSearch();
+    }, true);
+  });
+  document.addEventListener("keydown", function (e) {
+    var typing = e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]");
+    if (e.key !== "/" || window.qbankSearch || typing || e.ctrlKey || e.metaKey || e.altKey) return;
+    e.preventDefault();
+    openSearch();
+  }, true);
+  window.addEventListener("load", function () {
+    setTimeout(function () { whenIdle(loadSearch); }, 2000);
+  });
+
   /* ---------------------------------------------------------------- deep links */
   /* A link to #q-<id> (permalink, search result, practice review) brings the question's
    * heading below Material's fixed header (qbank.css gives headings a scroll margin) and
@@ -1236,11 +1286,32 @@
     var id = decodeURIComponent(location.hash.slice(1));
     if (!/^[qh]-/.test(id)) return;
     var q = document.getElementById("q-" + id.slice(2));
+    if (!q) findOnOtherPart(id.slice(2));
     if (!q || !q.classList.contains("qb-q")) return;
     q.classList.add("qb-target");
     var h = headingOf(q);
     if (h && !h.hidden) h.scrollIntoView();
     else q.scrollIntoView();
+  }
+  /* A big topic is cut into numbered pages (qbank/parts.py): a link to a question that is on
+   * another of its pages (an old link to the topic's first page, another locale's page) is
+   * sent on to the page that holds it, looked up in the other pages only when needed. */
+  var lookedUp = "";
+  function findOnOtherPart(qid) {
+    var links = document.querySelectorAll(".qb-pages-top a[href]");
+    if (!links.length || lookedUp === qid || !window.fetch) return;
+    lookedUp = qid;
+    var wanted = 'id="q-' + qid + '"';
+    Array.prototype.forEach.call(links, function (a) {
+      var url = a.href.split("#")[0];
+      if (a.rel === "prev" || a.rel === "next") return;
+      fetch(url).then(function (r) { return r.ok ? r.text() : ""; }).then(function (text) {
+        if (lookedUp === qid && text.indexOf(wanted) >= 0) {
+          lookedUp = "";
+          location.replace(url + "#q-" + qid);
+        }
+      }).catch(function () { /* offline: the reader stays on this page */ });
+    });
   }
   function keepAnchor() {
     document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (a) {
@@ -1293,6 +1364,7 @@
     nameMenus();
     fresh = {};
     undoable = null;
+    if (document.querySelector(".qb-match")) loadSearch(); // (search on demand)
     var qs = pageQuestions();
     enhanceLazily(qs);
     if (qs.length && !document.querySelector(".qb-practice")) buildTools(qs);

@@ -94,10 +94,12 @@
   const FILTERS = ["field", "seniority", "difficulty"];
 
   // The site root, from Material's #__config base resolved against the first page loaded
-  // (this script runs once; instant navigation keeps the header and this script).
+  // (this script runs once; instant navigation keeps the header and this script), or as
+  // qbank.js worked it out on that page when it loads this script later (data-root).
   const configNode = document.getElementById("__config");
   const base = configNode ? JSON.parse(configNode.textContent || "{}").base || "." : ".";
-  const root = new URL(base.endsWith("/") ? base : `${base}/`, location.href);
+  const loader = document.currentScript && document.currentScript.dataset.root;
+  const root = new URL(loader || (base.endsWith("/") ? base : `${base}/`), location.href);
 
   const instances = new Map(); // locale → Promise of an Index
 

@@ -42,7 +42,11 @@ def big_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pa
     site = tmp / "site"
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    build_site(tmp, content, theme={"name": "material", "font": False}, site_url=url)
+    # One page of every question (``page_size: 0``): the lazy enhancement of a big page is
+    # what is tested here (test_reader_path.py tests a topic cut into numbered pages).
+    plugins = [{"qbank": {"content_dir": str(content), "page_size": 0}}]
+    theme = {"name": "material", "font": False}
+    build_site(tmp, content, theme=theme, site_url=url, plugins=plugins)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield url, site, content
     httpd.shutdown()

@@ -15,6 +15,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
 from qbank.bank import Bank, Entry
+from qbank.parts import DEFAULT_PAGE_SIZE, question_url
 from qbank.plugin import internals
 from qbank.render import RenderedSite, RenderOptions
 from qbank.search import search_settings
@@ -29,6 +30,7 @@ from qbank.theme import (
     escaped_nav,
     link_options,
     material_language,
+    preloads,
 )
 
 TopicUrl = Callable[[str, Entry], str]
@@ -43,6 +45,9 @@ class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
     """The branch edit links open when ``edit_uri`` is not set."""
     report_template = c.Type(str, default="question-problem.yml")
     """The issue form that "report a problem" opens."""
+    page_size = c.Type(int, default=DEFAULT_PAGE_SIZE)
+    """At most this many questions on a topic page; a bigger topic gets numbered pages
+    (``<topic>/``, ``<topic>--2/``, …). 0: one page per topic whatever its size."""
 
 
 @dataclass(frozen=True)
@@ -99,14 +104,9 @@ def render_options(
     )
 
 
-def topic_url(use_directory_urls: bool) -> TopicUrl:
-    """Entry → the site-root URL of its topic page, as MkDocs writes it."""
-    suffix = "" if use_directory_urls else "index.html"
-
-    def url(locale: str, entry: Entry) -> str:
-        return f"/{locale}/{entry.field}/{entry.topic}/{suffix}"
-
-    return url
+def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
+    """Entry → the site-root URL of the topic page (part) that shows it, as MkDocs writes it."""
+    return question_url(bank, page_size, "" if use_directory_urls else "index.html")
 
 
 def configure_site(config: MkDocsConfig, shared: Shared) -> None:
@@ -119,6 +119,7 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
     config.theme["language"] = material_language(locale)
     config.extra["qbank_locale"] = locale
     config.extra["qbank_strings"] = strings_for(locale)["widget"]  # (partials/header.html)
+    config.extra["qbank_preload"] = preloads(config.theme.dirs)  # (partials/javascripts/base)
     # qbank's own index (qbank.search, written after the build) replaces Material's search.
     config.extra["qbank_search"] = search_settings(bank)
     internals.switch_off_material_search(config)

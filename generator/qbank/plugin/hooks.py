@@ -8,6 +8,7 @@ under ``mkdocs serve`` a ``ServeSession`` (``serve.py``) keeps what the next reb
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import shutil
 import tempfile
@@ -29,6 +30,7 @@ from qbank.plugin.config import (
     QbankConfig,
     Repository,
     Shared,
+    TopicUrl,
     configure_site,
     render_options,
     topic_url,
@@ -65,7 +67,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.handoff = Handoff()  # what a nested locale build works from, while it runs
         self.repository: Repository | None = None
         self.options = RenderOptions()
-        self.topic_url = topic_url(use_directory_urls=True)  # set from the config in on_config
+        # Set with the bank in on_config; until then a topic's first page.
+        self.topic_url: TopicUrl = lambda locale, e: f"/{locale}/{e.field}/{e.topic}/"
         self.locales = LocaleBuilds()
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.started = 0.0  # when this build began (``on_config``)
@@ -115,8 +118,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             assert self.serve is not None
             assert self.serve.shared is not None
             return self.serve.shared
-        self.options = render_options(config, self.repository, str(self.config.report_template))
-        self.topic_url = topic_url(config.use_directory_urls)
+        page_size = int(self.config.page_size)
+        if page_size < 0:
+            raise PluginError(
+                f"qbank: {config.config_file_path}: plugins.qbank.page_size: {page_size} is not"
+                " a number of questions; expected a whole number, 0 or more (0: no limit)"
+            )
+        self.options = dataclasses.replace(
+            render_options(config, self.repository, str(self.config.report_template)),
+            page_size=page_size,
+        )
+        self.topic_url = topic_url(config.use_directory_urls, bank, page_size)
         default = bank.catalog.default_locale
         # Every other locale renders, builds and indexes in its own process, while this one
         # does the default locale; so does serve's first build (its rebuilds build here),
@@ -156,7 +168,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         """Add this locale's pages; other locales' pages only as link targets (not built)."""
         shared = self.building
         assert shared is not None
-        add_pages(files, config, shared, root=not self.derived)
+        add_pages(files, config, shared, self.options.page_size, root=not self.derived)
         if self.serve is not None:
             self.serve.skip_unchanged(files, config, shared, self.options, decide=not self.derived)
         return files
@@ -242,7 +254,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
         if serve is not None:  # (after the locale trees are in place)
             serve.data_files(site_dir, shared, written_by_locales=forked)
-        write_locale_sitemaps(bank, config)
+        write_locale_sitemaps(bank, config, self.options.page_size)
         if serve is not None:
             serve.search(bank, self.topic_url, site_dir)
 

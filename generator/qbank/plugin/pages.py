@@ -34,7 +34,9 @@ def _add(files: Files, file: File) -> None:
     files.append(file)
 
 
-def add_pages(files: Files, config: MkDocsConfig, shared: Shared, *, root: bool) -> None:
+def add_pages(
+    files: Files, config: MkDocsConfig, shared: Shared, page_size: int, *, root: bool
+) -> None:
     """Add ``shared.locale``'s pages (and with ``root`` the site's root page), its data files
     and the assets; other locales' pages only as link targets (built by their own builds)."""
     locale, site, bank = shared.locale, shared.site, shared.bank
@@ -46,7 +48,7 @@ def add_pages(files: Files, config: MkDocsConfig, shared: Shared, *, root: bool)
         _add(files, File.generated(config, path, content=markdown, inclusion=inclusion))
     excluded = InclusionLevel.EXCLUDED
     for other in bank.catalog.locales:
-        for path in page_paths(bank, other) if other not in site.nav else ():
+        for path in page_paths(bank, other, page_size) if other not in site.nav else ():
             _add(files, File.generated(config, path, content="", inclusion=excluded))
     for path, data in site.files.items():
         if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):

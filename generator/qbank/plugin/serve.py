@@ -396,9 +396,18 @@ class ServeSession:
         by_entry: dict[int, tuple[Entry, SearchDoc | None]] | None = None
         aligned: list[SearchDoc | None] = []
         in_place = len(old_entries) == len(bank.entries)  # an edit moved no question
+
+        def moved(doc: SearchDoc | None, entry: Entry) -> SearchDoc | None:
+            """A kept document whose question is now on another part of its topic (the
+            edit added or removed questions before it) gets its new URL."""
+            if doc is None:
+                return None
+            url = f"{topic_url(locale, entry)}#q-{entry.id}"
+            return doc if doc.url == url else dataclasses.replace(doc, url=url)
+
         for n, entry in enumerate(bank.entries):
             if in_place and old_entries[n] is entry:
-                aligned.append(old_docs[n])
+                aligned.append(moved(old_docs[n], entry))
                 continue
             kept = None
             if not (in_place and old_entries[n].file == entry.file):  # not edited in place
@@ -407,7 +416,7 @@ class ServeSession:
                     by_entry = {id(e): (e, d) for e, d in pairs}
                 kept = by_entry.get(id(entry))
             if kept is not None and kept[0] is entry:
-                aligned.append(kept[1])
+                aligned.append(moved(kept[1], entry))
             elif locale in entry.locales:
                 aligned.append(question_doc(bank, entry, locale, topic_url(locale, entry)))
             else:

@@ -1,0 +1,76 @@
+"""Topic parts: a big topic's questions in one locale cut into numbered pages.
+
+A topic page holds at most ``page_size`` questions (0: no limit); a topic with more is shown
+on several pages, its first part in the topic's own folder (``<topic>/``, the nav's entry and
+the address every earlier link points at) and part n in ``<topic>--n/`` beside it (a slug
+never holds "--", so no topic key can name such a folder; every part sits three folders
+deep like the other question pages, so relative links are the same on all of them).
+
+Which part a question is on depends on its place among the topic's questions in that
+locale. Every URL of a question (permalinks, search, practice, sitemaps) is made here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+from qbank.bank import Bank, Entry
+
+DEFAULT_PAGE_SIZE = 50
+SEPARATOR = "--"
+T = TypeVar("T")
+
+
+def split(items: Sequence[T], page_size: int) -> list[Sequence[T]]:
+    """``items`` in parts of at most ``page_size`` (one part, maybe empty, when it fits)."""
+    if page_size <= 0 or len(items) <= page_size:
+        return [items]
+    return [items[at : at + page_size] for at in range(0, len(items), page_size)]
+
+
+def part_count(count: int, page_size: int) -> int:
+    """How many pages a topic of ``count`` questions takes."""
+    return 1 if page_size <= 0 or count <= page_size else -(-count // page_size)
+
+
+def part_folder(topic: str, part: int) -> str:
+    """The folder (beside the topic's own) of a topic's ``part`` (1-based)."""
+    return topic if part <= 1 else f"{topic}{SEPARATOR}{part}"
+
+
+def topic_folders(topic: str, count: int, page_size: int) -> list[str]:
+    """The folders of every part of a topic of ``count`` questions, in order."""
+    return [part_folder(topic, n) for n in range(1, part_count(count, page_size) + 1)]
+
+
+def parts_by_id(bank: Bank, locale: str, page_size: int) -> Mapping[str, int]:
+    """The part (1-based) of each of ``locale``'s questions, by id (made once per bank)."""
+    key = f"parts:{locale}:{page_size}"
+    found = bank._cache.get(key)
+    if found is None:
+        found = {}
+        for entries in bank.by_topic.values():
+            here = [e for e in entries if locale in e.locales]
+            if page_size <= 0 or len(here) <= page_size:
+                continue
+            for at, entry in enumerate(here):
+                found[entry.id] = at // page_size + 1
+        bank._cache[key] = found
+    return found
+
+
+def question_folder(bank: Bank, entry: Entry, locale: str, page_size: int) -> str:
+    """The folder of the topic part that shows ``entry`` in ``locale``."""
+    return part_folder(entry.topic, parts_by_id(bank, locale, page_size).get(entry.id, 1))
+
+
+def question_url(bank: Bank, page_size: int, suffix: str = "") -> Callable[[str, Entry], str]:
+    """(locale, entry) → the site-root URL of the topic page (part) that shows the entry
+    (``suffix``: ``index.html`` where pages are not folders)."""
+
+    def url(locale: str, entry: Entry) -> str:
+        folder = question_folder(bank, entry, locale, page_size)
+        return f"/{locale}/{entry.field}/{folder}/{suffix}"
+
+    return url

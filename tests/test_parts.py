@@ -1,0 +1,180 @@
+"""Big topics cut into numbered pages (``qbank.parts``): which part shows a question, the
+pages the renderer writes for each part, every URL of a question naming its part, updates
+after edits, and the ``page_size`` setting of ``qbank build``."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from test_render_update import expanded
+
+from qbank.bank import Bank, load_bank
+from qbank.docstree import page_size_of, read_user_config
+from qbank.incremental.cache import FileCache
+from qbank.parts import (
+    part_count,
+    part_folder,
+    question_folder,
+    question_url,
+    split,
+    topic_folders,
+)
+from qbank.problems import ContentError
+from qbank.render import (
+    BodyCache,
+    RenderedSite,
+    RenderOptions,
+    page_paths,
+    render_site,
+    update_site,
+)
+from qbank.sitemaps import locale_sitemap
+
+SAMPLE = Path(__file__).resolve().parent.parent / "content"
+TOPIC = ("backend-engineer", "caching")
+SIZE = 4
+
+
+def test_split_counts_and_folders() -> None:
+    assert split([], SIZE) == [[]]
+    assert split(list(range(4)), SIZE) == [[0, 1, 2, 3]]
+    assert split(list(range(9)), SIZE) == [[0, 1, 2, 3], [4, 5, 6, 7], [8]]
+    assert split(list(range(9)), 0) == [list(range(9))]
+    assert [part_count(n, SIZE) for n in (0, 4, 5, 8, 9)] == [1, 1, 2, 2, 3]
+    assert part_count(500, 0) == 1
+    assert part_folder("caching", 1) == "caching"
+    assert topic_folders("caching", 9, SIZE) == ["caching", "caching--2", "caching--3"]
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> Path:
+    shutil.copytree(SAMPLE, tmp_path / "content")
+    return tmp_path / "content"
+
+
+def test_each_part_shows_its_questions_and_links_name_the_part(content: Path) -> None:
+    bank = load_bank(content)
+    options = RenderOptions(page_size=SIZE)
+    site = render_site(bank, options)
+    entries = bank.by_topic[TOPIC]
+    assert len(entries) > 2 * SIZE  # three parts at least
+    for locale in bank.catalog.locales:
+        # the pages written are exactly the ones page_paths names (sitemaps, link targets)
+        written = {path for path in site.pages if path.startswith(f"{locale}/")}
+        assert written == set(page_paths(bank, locale, SIZE))
+        here = [e for e in entries if locale in e.locales]
+        folders = topic_folders(TOPIC[1], len(here), SIZE)
+        for number, folder in enumerate(folders, 1):
+            page = site.pages[f"{locale}/{TOPIC[0]}/{folder}/index.md"]
+            shown = re.findall(r'<div class="qb-q" id="q-([^"]+)"', page)
+            assert shown == [e.id for e in here[(number - 1) * SIZE : number * SIZE]]
+            assert f'data-total="{len(here)}"' in page  # the whole topic's progress
+            assert f"Page {number} of {len(folders)}" in page or locale != "en"
+            for qid in shown:
+                assert f'href="../{folder}/#q-{qid}"' in page  # the permalink
+        for entry in here:
+            assert question_folder(bank, entry, locale, SIZE) == folders[here.index(entry) // SIZE]
+    # the headings number on from part to part
+    second = site.pages[f"en/{TOPIC[0]}/{TOPIC[1]}--2/index.md"]
+    assert re.search(rf"^## {SIZE + 1}\. ", second, re.MULTILINE)
+    # the sitemap lists every part
+    last = [e for e in entries if "en" in e.locales][-1]
+    folder = question_folder(bank, last, "en", SIZE)
+    assert folder != TOPIC[1]
+    sitemap = locale_sitemap(bank, "en", "https://example.org/", page_size=SIZE)
+    assert f"https://example.org/en/{TOPIC[0]}/{folder}/</loc>" in sitemap
+
+
+def test_practice_urls_name_the_part(content: Path) -> None:
+    bank = load_bank(content)
+    site = render_site(bank, RenderOptions(page_size=SIZE))
+    data = b"".join(site.files[p] for p in site.files if "/api/practice/" in p).decode()
+    for entry in bank.by_topic[TOPIC]:
+        for locale in entry.locales:
+            folder = question_folder(bank, entry, locale, SIZE)
+            assert f'"{locale}/{TOPIC[0]}/{folder}/#q-{entry.id}"' in data
+
+
+@pytest.mark.parametrize("value", ["-1", "many", "true"])
+def test_a_wrong_page_size_names_file_line_and_key(tmp_path: Path, value: str) -> None:
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        f"site_name: x\nplugins:\n  - search\n  - qbank:\n      page_size: {value}\n", "utf-8"
+    )
+    with pytest.raises(ContentError) as caught:
+        page_size_of(read_user_config(config), config)
+    problem = caught.value.problems[0]
+    assert (problem.line, problem.key) == (5, "plugins.qbank.page_size")
+    assert "0 or more" in problem.hint
+
+
+def test_page_size_of_reads_the_plugin_setting(tmp_path: Path) -> None:
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("plugins:\n  - qbank:\n      page_size: 0\n", "utf-8")
+    assert page_size_of(read_user_config(config), config) == 0
+    config.write_text("plugins:\n  - qbank\n", "utf-8")
+    assert page_size_of(read_user_config(config), config) == 50
+
+
+def add_first_question(content: Path) -> str:
+    """A new question that comes first in the topic (the first one's seniority and
+    difficulty, a slug that sorts first): every other question moves on by one; its id."""
+    first = load_bank(content).by_topic[TOPIC][0]
+    data = yaml.safe_load((content / first.file).read_text("utf-8"))
+    data["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f0aa"
+    data["prompt"] = {locale: f"A new first question ({locale})?" for locale in data["prompt"]}
+    (content / "/".join(TOPIC) / "0-first.yaml").write_text(
+        yaml.safe_dump(data, allow_unicode=True), "utf-8"
+    )
+    return str(data["id"])
+
+
+def test_updates_that_shift_and_shrink_a_topic_match_a_full_render(content: Path) -> None:
+    files: FileCache[object] = FileCache()
+    options = RenderOptions(page_size=SIZE, placeholders=True, defer_files=True)
+    bodies = BodyCache()
+    bank = load_bank(content, files)  # type: ignore[arg-type]
+    site = render_site(bank, options, bodies)
+    expanded(site)  # the pages written out, as a build does: the bodies are kept
+
+    def update(bank: Bank) -> tuple[Bank, RenderedSite]:
+        after = load_bank(content, files)  # type: ignore[arg-type]
+        done = update_site(bank, site, after, options, bodies)
+        assert done is not None
+        assert expanded(done.site) == expanded(render_site(after, options, BodyCache()))
+        return after, done.site
+
+    # every question moves on by one: the kept bodies of those on another part are redone
+    qid = add_first_question(content)
+    bank, site = update(bank)
+    assert bank.by_topic[TOPIC][0].id == qid
+    # the topic loses questions: its last part is gone
+    count = len([e for e in bank.by_topic[TOPIC] if "en" in e.locales])
+    last = f"en/{TOPIC[0]}/{part_folder(TOPIC[1], part_count(count, SIZE))}/index.md"
+    assert last in site.pages
+    for path in sorted((content / "/".join(TOPIC)).glob("*.yaml"))[: count - 2 * SIZE]:
+        path.unlink()
+    bank, site = update(bank)
+    assert last not in site.pages
+
+
+def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path) -> None:
+    from qbank.plugin.serve import ServeSession  # (the plugin's serve session)
+
+    files: FileCache[object] = FileCache()
+    session = ServeSession()
+    session.full = False
+    bank = load_bank(content, files)  # type: ignore[arg-type]
+    before = {d.url for d in session._search_docs(bank, "en", question_url(bank, SIZE))}
+    add_first_question(content)
+    after = load_bank(content, files)  # type: ignore[arg-type]
+    urls = {d.url for d in session._search_docs(after, "en", question_url(after, SIZE))}
+    for entry in after.by_topic[TOPIC]:
+        if "en" in entry.locales:
+            folder = question_folder(after, entry, "en", SIZE)
+            assert f"/en/{TOPIC[0]}/{folder}/#q-{entry.id}" in urls
+    assert urls != before
