@@ -47,6 +47,18 @@ def test_wrong_option_is_marked_and_reveals_the_right_one(page: Any) -> None:
     assert stored(page)[SINGLE]["r"] == 0
 
 
+def test_marked_options_keep_their_text_wide_on_a_phone(page: Any) -> None:
+    """An option's "your answer" note sits beside its text without squeezing it into a
+    column of letters (its class, qb-note, is also the saved notes' one)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(TOPIC)
+    option(page, SINGLE, "a").click()
+    for key in ("a", "b"):
+        row = option(page, SINGLE, key).bounding_box()
+        text = option(page, SINGLE, key).locator(".qb-option-text").bounding_box()
+        assert text["width"] > row["width"] * 0.6, (key, text, row)
+
+
 def test_right_option_is_marked_right(page: Any) -> None:
     page.goto(TOPIC)
     option(page, SINGLE, "b").locator(".qb-option-text").click()
