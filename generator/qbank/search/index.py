@@ -160,7 +160,8 @@ class LocaleIndex:
                 bits = index.filters[name][value] = bytearray(width)
                 for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
-        index.postings = postings = dict(growing)  # a plain dict: a lookup never adds
+        growing.default_factory = None  # from now on a plain dict: a lookup never adds
+        index.postings = postings = growing
         pace = pace or _unpaced
         terms = pace(postings.items(), 4096)
         index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
