@@ -233,6 +233,14 @@ def _markdown(text: str) -> str:
     return _ARITHMATEX.sub(_math, md.convert(text))
 
 
+def forget_converted() -> None:
+    """Drop the kept conversions (a build process whose pages are all written: the memory
+    goes to the work that follows)."""
+    _converted.cache_clear()
+    _markdown.cache_clear()
+    plain_text.cache_clear()
+
+
 _FIRST_BLOCK = re.compile(r"<(p|h[1-6]|li|td|th)\b[^>]*>(.*?)</\1>", re.S)
 _TAGS = re.compile(r"<[^>]+>")
 _INLINE_TAGS = re.compile(r"</?(?:code|em|strong|b|i|a|span|sub|sup|kbd|del)\b[^>]*>")

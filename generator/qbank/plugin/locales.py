@@ -27,6 +27,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
 from qbank.bank import Bank
+from qbank.markup import forget_converted
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
@@ -99,9 +100,22 @@ def build_locale(
         internals.build_nested(config, folder)
     phase(started, "%s: pages built", locale)
     if rendered:
+        site.blocks.clear()  # the pages are written: their question HTML can go
         write_deferred(site, locale, folder)
         if index:
             write_search_index(shared.bank, locale, folder, topic_url)
+        release_rendered(site)  # before the next locale (the locale process builds several)
+
+
+def release_rendered(site: RenderedSite) -> None:
+    """Let a written locale's pages, question HTML, data file producers and kept
+    conversions go, so that what comes next (the next locale, the search indexes the parent
+    writes) reuses their memory: at 30,000 questions the build's peak came when the parent
+    indexed Chinese while the locale process still held the pages it had built."""
+    site.blocks.clear()
+    site.deferred.clear()
+    forget_converted()
+    gc.collect()
 
 
 class LocaleBuilds:
