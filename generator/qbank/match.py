@@ -21,6 +21,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -106,7 +107,12 @@ def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) ->
     """The match data of ``locale``: the seniorities, the fields and every topic's profile,
     in catalog order."""
     catalog, name = bank.catalog, bank.name
-    raw: list[tuple[dict[str, Any], dict[str, float]]] = []
+    # Each topic's counts as two arrays over term numbers (a dict per topic would hold
+    # millions of entries for a large Chinese bank); ``spread``: in how many topics a term is.
+    numbers: dict[str, int] = {}
+    names: list[str] = []
+    spread = array("i")
+    raw: list[tuple[dict[str, Any], array[int], array[float]]] = []
     for key in bank.topics():
         field_key, spec_key, topic_key = key
         spec = catalog.fields[field_key].specializations[spec_key]
@@ -123,12 +129,24 @@ def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) ->
             "count": len(here),
             "levels": {k: levels[k] for k in catalog.seniorities if levels[k]},
         }
-        raw.append((head, counts))
-    spread = Counter(term for _, counts in raw for term in counts)
+        which, how_often = array("i"), array("d")
+        for term, n in counts.items():
+            number = numbers.get(term)
+            if number is None:
+                number = numbers[term] = len(names)
+                names.append(term)
+                spread.append(0)
+            spread[number] += 1
+            which.append(number)
+            how_often.append(n)
+        raw.append((head, which, how_often))
     rarity = [math.log((len(raw) + 1) / max(1, n)) for n in range(len(raw) + 1)]
     topics = []
-    for head, counts in raw:
-        scored = [(term, math.log1p(n) * rarity[spread[term]]) for term, n in counts.items()]
+    for head, which, how_often in raw:
+        scored = [
+            (names[number], math.log1p(n) * rarity[spread[number]])
+            for number, n in zip(which, how_often, strict=True)
+        ]
         best = heapq.nsmallest(TOP, scored, key=lambda item: (-item[1], item[0]))
         top = best[0][1] if best and best[0][1] > 0 else 1.0
         weights = {t: round(100 * w / top) for t, w in best if round(100 * w / top) >= 1}
