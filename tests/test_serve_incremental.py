@@ -257,3 +257,42 @@ def test_a_bad_edit_reports_and_keeps_the_previous_site(served: Served) -> None:
     path.write_text(yaml.safe_dump(fixed, allow_unicode=True, sort_keys=False), "utf-8")
     served.wait_builds(3)
     served.wait_page("/en/backend/indexing/", "Zebracorn")
+
+
+def part_folders(count: int) -> list[str]:
+    return ["indexing", *(f"indexing--{n}" for n in range(2, count + 1))]
+
+
+def test_a_question_that_adds_or_removes_a_topic_part_rebuilds_only_that_topic(
+    served: Served,
+) -> None:
+    """With numbered pages, a new question that opens a topic's next part (and its removal)
+    rebuilds what shows it, not every page: the parts are outside the menu. A part gone is no
+    longer served."""
+    config = served.project / "mkdocs.yml"
+    settings = yaml.safe_load(config.read_text("utf-8"))
+    settings["plugins"] = [{"qbank": {"content_dir": "content", "page_size": 1}}]
+    config.write_text(yaml.safe_dump(settings), "utf-8")
+    assert "full rebuild" in served.wait_builds(2)
+    topic = served.content / "backend/indexing"
+    parts = len(list(topic.glob("*.yaml")))
+    assert served.get(f"/en/backend/indexing--{parts}/") is not None
+    assert served.get(f"/en/backend/indexing--{parts + 1}/") is None
+
+    added = yaml.safe_load((served.content / EDITED).read_text("utf-8"))
+    added["id"] = "01a228f4-40ee-76ca-8a2b-285b91c1f000"
+    added["prompt"] = {
+        locale: f"Which quokka index answers the queries of the {locale} team alone?"
+        for locale in added["prompt"]
+    }
+    new = topic / "zz-added.yaml"
+    new.write_text(yaml.safe_dump(added, allow_unicode=True, sort_keys=False), "utf-8")
+    assert "rebuilt what changed" in served.wait_builds(3)
+    assert served.get(f"/en/backend/indexing--{parts + 1}/") is not None
+    shown = [served.get(f"/en/backend/{part}/") or "" for part in part_folders(parts + 1)]
+    assert sum("quokka" in body for body in shown) == 1
+
+    new.unlink()
+    assert "rebuilt what changed" in served.wait_builds(4)
+    assert served.get(f"/en/backend/indexing--{parts + 1}/") is None
+    assert served.get(f"/en/backend/indexing--{parts}/") is not None

@@ -22,6 +22,12 @@ SEPARATOR = "--"
 T = TypeVar("T")
 
 
+def is_part_page(path: str) -> bool:
+    """Whether a generated page path is part 2 or later of a topic (``<topic>--n/``): a page
+    outside the menu, so its coming and going changes no other page."""
+    return SEPARATOR in path
+
+
 def split(items: Sequence[T], page_size: int) -> list[Sequence[T]]:
     """``items`` in parts of at most ``page_size`` (one part, maybe empty, when it fits)."""
     if page_size <= 0 or len(items) <= page_size:

@@ -14,6 +14,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
+from qbank.parts import is_part_page
 from qbank.plugin.config import Shared
 from qbank.render import PLACEHOLDER, Slot, page_paths
 from qbank.strings import strings_for
@@ -41,7 +42,9 @@ def add_pages(
     and the assets; other locales' pages only as link targets (built by their own builds)."""
     locale, site, bank = shared.locale, shared.site, shared.bank
     for path, markdown in site.pages.items():
-        if path.startswith(f"{locale}/") or (path == "index.md" and root):
+        if is_part_page(path) and path.startswith(f"{locale}/"):
+            inclusion = InclusionLevel.NOT_IN_NAV  # a topic's later part: reached by its pager
+        elif path.startswith(f"{locale}/") or (path == "index.md" and root):
             inclusion = InclusionLevel.UNDEFINED
         else:
             inclusion = InclusionLevel.EXCLUDED

@@ -32,6 +32,7 @@ from mkdocs.structure.files import Files, InclusionLevel
 from qbank import background
 from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.incremental.cache import FileCache
+from qbank.parts import is_part_page
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import Superseded, replace, write_deferred
@@ -121,10 +122,11 @@ def _whole_signature(config: MkDocsConfig, shared: Shared, options: RenderOption
     """What every page depends on: when any of it changes, every page is rebuilt."""
     site = shared.site
     config_file = Path(config.config_file_path) if config.config_file_path else None
+    in_menu = sorted(path for path in site.pages if not is_part_page(path))
     return (
-        sorted(site.pages),
+        in_menu,  # (a topic's later parts come and go with its questions, outside the menu)
         sorted(site.files),
-        [_front_matter(markdown) for _, markdown in sorted(site.pages.items())],
+        [_front_matter(site.pages[path]) for path in in_menu],
         site.nav,
         site.titles,
         shared.bank.catalog,
@@ -462,6 +464,13 @@ class ServeSession:
             self.published = written
         else:
             self.published |= written
+            for page in self.built.keys() - self.next_built.keys():  # a topic's part gone
+                if is_part_page(page):
+                    gone = (served / page).parent
+                    with contextlib.suppress(OSError):
+                        (gone / "index.html").unlink()
+                        gone.rmdir()
+                    self.published.discard(f"{Path(page).parent.as_posix()}/index.html")
         self.whole, self.built, self.shared = self.next_whole, self.next_built, shared
         with self.api_lock:
             self.data_digests.update(self.next_data)
