@@ -12,9 +12,7 @@ medians and their ratio (goal, issue 17: serve / build ≤ 1).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from make_bank import make_bank  # noqa: E402
-from run import BIN, _free_port, _get, run_mkdocs, write_qbank  # noqa: E402
+from run import _free_port, _get, run_mkdocs, start_serve, write_qbank  # noqa: E402
 
 LOCALES = ("en", "tr", "zh")
 
@@ -32,13 +30,7 @@ def first_serve(project: Path, pages: list[str]) -> float:
     port = _free_port()
     log = (project / "serve.log").open("wb")
     start = time.perf_counter()
-    server = subprocess.Popen(
-        [str(BIN / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}"],
-        cwd=project,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    server = start_serve(project, port, log)
     try:
         waiting = list(pages)
         while waiting:

@@ -62,7 +62,7 @@ import time
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 import material
@@ -497,19 +497,24 @@ def _edited(original: str, marker: str, kind: str) -> str:
     return text
 
 
-def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[float]]:
-    """Seconds from rewriting one question file to the served topic page showing it, for
-    ``edits`` edits of each kind (``EDIT_KINDS``): first those of one locale's text, then
-    those of every locale's."""
-    port = _free_port()
-    log = (project / "serve.log").open("wb")
-    server = subprocess.Popen(
+def start_serve(project: Path, port: int, log: IO[bytes]) -> subprocess.Popen[bytes]:
+    """``mkdocs serve`` of ``project`` on 127.0.0.1:``port``, its output into ``log``."""
+    return subprocess.Popen(
         [str(BIN / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}"],
         cwd=project,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+
+
+def edit_preview(project: Path, content: Path, edits: int) -> dict[str, list[float]]:
+    """Seconds from rewriting one question file to the served topic page showing it, for
+    ``edits`` edits of each kind (``EDIT_KINDS``): first those of one locale's text, then
+    those of every locale's."""
+    port = _free_port()
+    log = (project / "serve.log").open("wb")
+    server = start_serve(project, port, log)
     files = sorted(content.glob("*/*/*.yaml"))
     times: dict[str, list[float]] = {kind: [] for kind in EDIT_KINDS}
     try:

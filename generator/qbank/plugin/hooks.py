@@ -35,15 +35,13 @@ from qbank.plugin.config import (
     render_options,
     topic_url,
 )
-from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.loading import load_compact
 from qbank.plugin.locales import (
     Handoff,
     LocaleBuilds,
     build_locale,
-    release_rendered,
+    finish_locale,
     render_locale,
-    write_search_index,
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
 from qbank.plugin.pages import add_pages, insert_questions
@@ -234,12 +232,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         phase(self.build_started, "%s: pages built", shared.locale)
         site_dir = Path(config.site_dir)
         if self.serve is None:  # this locale's files and index, while the child works
-            if self.locales.running:  # (the pages are written: their question HTML can go)
-                shared.site.blocks.clear()
-            write_deferred(shared.site, shared.locale, site_dir)
-            write_search_index(bank, shared.locale, site_dir, self.topic_url)
-            if self.locales.running:  # the locale process builds the rest: pages not needed
-                release_rendered(shared.site)
+            finish_locale(
+                bank,
+                shared.site,
+                shared.locale,
+                site_dir,
+                self.topic_url,
+                release=bool(self.locales.running),  # the locale process builds the rest
+            )
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         serve = self.serve
         forked = set(self.locales.running)  # locales whose data files their process wrote

@@ -99,23 +99,35 @@ def build_locale(
     with handoff.handing(Shared(shared.bank, site, locale)):
         internals.build_nested(config, folder)
     phase(started, "%s: pages built", locale)
-    if rendered:
-        site.blocks.clear()  # the pages are written: their question HTML can go
-        write_deferred(site, locale, folder)
-        if index:
-            write_search_index(shared.bank, locale, folder, topic_url)
-        release_rendered(site)  # before the next locale (the locale process builds several)
+    if rendered:  # (the locale process builds several: each one's memory goes to the next)
+        finish_locale(shared.bank, site, locale, folder, topic_url, index=index, release=True)
 
 
-def release_rendered(site: RenderedSite) -> None:
-    """Let a written locale's pages, question HTML, data file producers and kept
-    conversions go, so that what comes next (the next locale, the search indexes the parent
-    writes) reuses their memory: at 30,000 questions the build's peak came when the parent
-    indexed Chinese while the locale process still held the pages it had built."""
-    site.blocks.clear()
-    site.deferred.clear()
-    forget_converted()
-    gc.collect()
+def finish_locale(
+    bank: Bank,
+    site: RenderedSite,
+    locale: str,
+    folder: Path,
+    topic_url: TopicUrl,
+    *,
+    index: bool = True,
+    release: bool = False,
+) -> None:
+    """After ``locale``'s pages are built into ``folder``: its practice and JSON API files
+    and (``index``) its search index. With ``release`` (nothing else will read its pages),
+    its question HTML goes before and its data producers and the kept conversions after, so
+    that what comes next (the next locale, the indexes the parent writes) reuses that memory:
+    at 30,000 questions the build's peak came when the parent indexed Chinese while the
+    locale process still held the pages it had built."""
+    if release:
+        site.blocks.clear()
+    write_deferred(site, locale, folder)
+    if index:
+        write_search_index(bank, locale, folder, topic_url)
+    if release:
+        site.deferred.clear()
+        forget_converted()
+        gc.collect()
 
 
 class LocaleBuilds:
