@@ -71,7 +71,7 @@ class Position:
 class Document:
     """One parsed YAML file: its data, its text (for positions on demand) and its problems."""
 
-    path: Path
+    path: str | Path
     display: str
     text: str
     data: Any = None
@@ -143,7 +143,7 @@ def dotted(key: Path_) -> str:
     return out
 
 
-def read_document(path: Path, display: str) -> Document:
+def read_document(path: str | Path, display: str) -> Document:
     """Read and parse one YAML file; problems are collected on the document, never raised."""
     doc = Document(path, display, "")
     try:

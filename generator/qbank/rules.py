@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -10,7 +11,7 @@ from qbank.catalog import catalog_topics
 from qbank.loader import Document, Path_, read_document, validate_model
 from qbank.model import DIFFICULTY_SENIORITY, OPTION_KEYS, TEXT_FIELDS, Catalog, Question
 from qbank.problems import Problem
-from qbank.safety import local_images, unsafe_parts
+from qbank.safety import local_images, unsafe_parts, without_markup
 from qbank.similarity import normalize_text, prompt_keys
 from qbank.translations import stale_problems
 
@@ -76,8 +77,7 @@ class QuestionChecker:
         """Every problem of one file; when it has none, what the cross-file checks need
         (its prompts' comparison keys are computed here, possibly in the helper process)
         and, if entries are kept, its entry."""
-        path = Path(file_path)
-        doc = read_document(path, shown)
+        doc = read_document(file_path, shown)  # a str: no Path made per file
         if doc.problems:
             return doc.problems, None, None
         if not isinstance(doc.data, dict):
@@ -92,10 +92,11 @@ class QuestionChecker:
         question = validate_model(doc, Question, self.context, _question_keys)
         if question is None or self.catalog is None:
             return doc.problems, None, None
-        seniorities = self._check(doc, question, path)
+        seniorities = self._check(doc, question, file_path)
         if doc.problems:
             return doc.problems, None, None
-        file = f"{field_key}/{topic_key}/{path.name}"
+        name = os.path.basename(file_path)
+        file = f"{field_key}/{topic_key}/{name}"
         found = Found(
             question.id,
             file,
@@ -111,14 +112,14 @@ class QuestionChecker:
                 field_key,
                 self.spec_of[field_key, topic_key],
                 topic_key,
-                path.name[:-5],
+                name[:-5],
                 seniorities,
                 tuple(loc for loc in self.locales if loc in question.prompt),
                 doc.digest,
             )
         return doc.problems + stale_problems(doc, question, self.locales), found, entry
 
-    def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
+    def _check(self, doc: Document, q: Question, file_path: str) -> tuple[str, ...]:
         problems = doc.problems
         # Seniority: written, or derived from difficulty.
         seniorities = tuple(q.seniority)
@@ -192,6 +193,8 @@ class QuestionChecker:
                         )
                     )
                     continue
+                if without_markup(text):
+                    continue
                 for part in unsafe_parts(text):
                     problems.append(
                         doc.problem(
@@ -199,7 +202,7 @@ class QuestionChecker:
                         )
                     )
                 for image in local_images(text):
-                    target = (path.parent / image).resolve()
+                    target = (Path(file_path).parent / image).resolve()
                     if not target.is_file() or self.root.resolve() not in target.parents:
                         problems.append(
                             doc.problem(
