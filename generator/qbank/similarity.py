@@ -227,7 +227,9 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
     has (they come first)."""
     import numpy as np
 
-    by_value = np.argsort(flat, kind="stable")  # much faster than the default here
+    # Equal tokens get one rank, so their order among themselves does not matter: numpy's
+    # default sort (vectorized) is about twice as fast as a stable one here.
+    by_value = np.argsort(flat)
     values = flat[by_value]
     new_value = np.empty(len(values), dtype=bool)
     new_value[0] = True
@@ -237,7 +239,10 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
     del new_value
     counts = np.bincount(distinct_at)
     dense = np.empty(len(counts), dtype=np.int64)
-    dense[np.argsort(counts, kind="stable")] = np.arange(len(counts))
+    # A count is at most the number of sets; in 16 bits numpy sorts stably by radix, about
+    # four times faster.
+    by_count = counts.astype(np.uint16) if counts.max() < 1 << 16 else counts
+    dense[np.argsort(by_count, kind="stable")] = np.arange(len(counts))
     rank = np.empty(len(flat), dtype=np.int64)
     rank[by_value] = dense[distinct_at]
     return rank, len(counts), int(np.count_nonzero(counts == 1))
