@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from qbank.listing import QuestionFile
@@ -150,11 +151,7 @@ def _can_fork() -> bool:
     import multiprocessing
 
     cores = os.cpu_count() or 1
-    return (
-        cores >= 2
-        and "fork" in multiprocessing.get_all_start_methods()
-        and spare_core(cores)
-    )
+    return cores >= 2 and "fork" in multiprocessing.get_all_start_methods() and spare_core(cores)
 
 
 def spare_core(cores: int) -> bool:
@@ -178,5 +175,5 @@ def spare_core(cores: int) -> bool:
 
 
 def _running_tasks() -> int:
-    with open("/proc/loadavg", encoding="ascii") as handle:  # "0.52 0.40 0.31 2/190 8155"
-        return int(handle.read().split()[3].split("/")[0])
+    text = Path("/proc/loadavg").read_text(encoding="ascii")  # "0.52 0.40 0.31 2/190 8155"
+    return int(text.split()[3].split("/")[0])
