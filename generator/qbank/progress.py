@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -159,6 +160,9 @@ class _Bar:
         class Bar(tqdm):  # type: ignore[type-arg]
             monitor_interval = 0  # no monitor thread: the bank checks fork a process
 
+        # One bar in one process: a thread lock, not tqdm's default one that also makes a
+        # multiprocessing lock (importing multiprocessing; a third of the bar's set-up).
+        Bar.set_lock(threading.RLock())
         bar: tqdm[None] = Bar(
             total=total or None,
             initial=done,
