@@ -148,3 +148,12 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
         assert [(Path(p.path).name, p.message.rsplit("/", 1)[1]) for p in same] == [
             ("collide-2.yaml", "collide-0.yaml")
         ]
+
+
+def test_a_helper_only_with_a_spare_core() -> None:
+    """The second process is forked only when a core has nothing else to run: never on
+    one core, always with more cores than there can be tasks running."""
+    from qbank.parallel import spare_core
+
+    assert spare_core(1) is False
+    assert spare_core(1_000_000) is True
