@@ -37,3 +37,27 @@ def test_words_typed_while_search_loads_are_kept_and_searched(page: Any) -> None
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
     assert any(h.endswith(f"#q-{INPUT_WAIT}") for h in hrefs), hrefs
     assert page.locator(".qb-search__open").get_attribute("aria-expanded") == "true"
+
+
+def test_search_button_on_a_wide_screen_is_one_line_inside_the_header(page: Any) -> None:
+    """At desktop width the button shows its label beside the magnifier. Material's
+    ``.md-header__button:not([hidden])`` outranked the button's own ``inline-flex``: the
+    label fell below the icon and the 52 px button made the header taller."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto("en/")
+    box = page.evaluate(
+        """() => {
+          const open = document.querySelector('.qb-search__open');
+          const rect = (n) => n.getBoundingClientRect();
+          const middle = (r) => r.top + r.height / 2;
+          const icon = rect(open.querySelector('svg'));
+          const label = rect(open.querySelector('.qb-search__label'));
+          return {icon: middle(icon), label: middle(label), button: rect(open).bottom,
+                  header: rect(document.querySelector('.md-header')).bottom,
+                  labelShown: label.width > 0};
+        }"""
+    )
+    assert box["labelShown"], box
+    assert abs(box["icon"] - box["label"]) <= 3, box  # side by side, not stacked
+    assert box["button"] <= box["header"], box
+    assert box["header"] <= 50, box  # Material's header is 2.4rem (48 px) high
