@@ -54,10 +54,12 @@ def test_search_button_on_a_wide_screen_is_one_line_inside_the_header(page: Any)
           const label = rect(open.querySelector('.qb-search__label'));
           return {icon: middle(icon), label: middle(label), button: rect(open).bottom,
                   header: rect(document.querySelector('.md-header')).bottom,
-                  labelShown: label.width > 0};
+                  labelShown: label.width > 0,
+                  background: getComputedStyle(open).backgroundColor};
         }"""
     )
     assert box["labelShown"], box
+    assert box["background"] not in ("transparent", "rgba(0, 0, 0, 0)"), box  # a search field
     assert abs(box["icon"] - box["label"]) <= 3, box  # side by side, not stacked
     assert box["button"] <= box["header"], box
     assert box["header"] <= 50, box  # Material's header is 2.4rem (48 px) high
