@@ -7,7 +7,7 @@ from pathlib import Path
 
 import uuid6
 
-from qbank.bank import load_catalog, valid_topics_hint
+from qbank.bank import CATALOG_FILE, load_catalog, no_catalog, valid_topics_hint
 from qbank.model import SLUG_PATTERN
 from qbank.problems import ContentError
 
@@ -15,10 +15,15 @@ SCHEMA_DIR = "schemas"
 QUESTION_SCHEMA = "question.schema.json"
 
 
+def schema_path(content: Path) -> Path:
+    """Where question files' schema comment points: ``schemas/`` beside the content folder
+    (``qbank schema`` writes it there when run in the bank's folder)."""
+    return content.resolve().parent / SCHEMA_DIR / QUESTION_SCHEMA
+
+
 def schema_comment(question_dir: Path, content: Path) -> str:
     """The first line that tells editors (yaml-language-server) where the schema is."""
-    schema = content.resolve().parent / SCHEMA_DIR / QUESTION_SCHEMA
-    relative = os.path.relpath(schema, question_dir.resolve())
+    relative = os.path.relpath(schema_path(content), question_dir.resolve())
     return f"# yaml-language-server: $schema={Path(relative).as_posix()}"
 
 
@@ -34,6 +39,8 @@ def new_question(
     place, slug or locales are wrong (the message lists what is valid)."""
     import re
 
+    if not (content / CATALOG_FILE).is_file():
+        raise ValueError(no_catalog(content).format_text())
     try:
         catalog = load_catalog(content)
     except ContentError as exc:

@@ -18,7 +18,8 @@ INPUT_WAIT = "01a05d13-8d21-739a-baa2-7dab67be4001"  # the small bank's "Fuse ke
 
 def test_words_typed_while_search_loads_are_kept_and_searched(page: Any) -> None:
     held: list[Any] = []
-    page.route("**/assets/search.js", lambda route: held.append(route))  # hold the script until released
+    # Hold the script until released: the reader is faster than the network.
+    page.route("**/assets/search.js", lambda route: held.append(route))
     page.goto("en/ml-engineer/throughput/")
     page.locator(".qb-search__open").click()
     for _ in range(50):
