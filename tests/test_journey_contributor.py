@@ -84,3 +84,15 @@ def test_a_fresh_file_lists_each_empty_text_once(bank: Path) -> None:
     lines = out.splitlines()
     assert all("empty text" in line for line in lines), out
     assert len(lines) == 6  # prompt, four options, explanation
+
+
+def test_new_without_arguments_lists_where_a_question_can_go(bank: Path) -> None:
+    """A contributor's first try is often the bare command: it names every FIELD/TOPIC of
+    the bank (click only said "Missing argument 'FIELD/TOPIC'")."""
+    code, out, err = run("new")
+    assert (code, out) == (1, "")
+    assert err == (
+        "Error: missing FIELD/TOPIC; "
+        "<field>/<topic>/<slug>.yaml with one of: ml-engineer/throughput/\n"
+    )
+    assert not list(bank.rglob("new-question*.yaml"))

@@ -101,7 +101,7 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> 
 
 
 @main.command()
-@click.argument("where", metavar="FIELD/TOPIC")
+@click.argument("where", metavar="FIELD/TOPIC", default="")  # none: list the topics
 @click.option(
     "--type",
     "kind",

@@ -47,7 +47,8 @@ def new_question(
         raise ValueError(exc.format_text()) from None
     parts = where.strip("/").split("/")
     if len(parts) != 2:
-        raise ValueError(f"{where!r}: expected FIELD/TOPIC; {valid_topics_hint(catalog)}")
+        what = f"{where!r}: expected FIELD/TOPIC" if where else "missing FIELD/TOPIC"
+        raise ValueError(f"{what}; {valid_topics_hint(catalog)}")
     field_key, topic_key = parts
     topics = (
         {t for s in catalog.fields[field_key].specializations.values() for t in s.topics}
