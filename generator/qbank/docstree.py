@@ -19,6 +19,7 @@ changed; files of ``docs/`` and ``overrides/`` that the bank no longer makes are
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -35,6 +36,7 @@ from qbank.incremental.cache import FileCache
 from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
 from qbank.progress import Report, no_progress
+from qbank.release import releasing
 from qbank.render import (
     BodyCache,
     RenderedSite,
@@ -42,6 +44,7 @@ from qbank.render import (
     gone_entries,
     render_site,
     update_site,
+    without_placeholders,
 )
 from qbank.search import INDEX_DIR, index_files, iter_docs, search_settings
 from qbank.sitemaps import locale_sitemap
@@ -237,7 +240,7 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
 
 
 def _tree_options(options: RenderOptions) -> RenderOptions:
-    return dataclasses.replace(options, placeholders=False, defer_files=True, locales=())
+    return dataclasses.replace(options, placeholders=True, defer_files=True, locales=())
 
 
 def _escape_title(markdown: str) -> str:
@@ -254,38 +257,51 @@ def _search_files(bank: Bank, locale: str, page_size: int) -> Iterator[tuple[str
 
 def tree_files(
     bank: Bank,
-    site: RenderedSite,
-    config: dict[str, Any],
+    sites: Iterable[RenderedSite],
+    user: dict[str, Any],
     fields: Collection[str] | None = None,
     own_docs: Path | None = None,
     locales: Collection[str] | None = None,
+    *,
+    release: bool = False,
 ) -> Iterator[tuple[str, bytes]]:
-    """Every file of the tree but the site: (path relative to ``out``, bytes); with
-    ``fields``, of the practice files only those of these fields; with ``locales``, the JSON
-    API, practice files and search index of those locales only. The files of ``own_docs``
-    (the user's docs_dir: hand-written pages) come along where the bank makes no file."""
-    yield CONFIG, _config_text(config).encode()
-    made = {*site.pages, *site.files, *ASSETS, *LAZY_ASSETS}
+    """Every file of the tree but the site: (path relative to ``out``, bytes). ``sites`` are
+    the rendered sites, with placeholders (one of every locale, or one per locale: with
+    ``release`` each is let go once written, ``qbank.release``, before the next is asked
+    for); the config comes last, from all their navs. With ``fields``, of the practice files
+    only those of these fields; with ``locales``, the JSON API, practice files and search
+    index of those locales only. The files of ``own_docs`` (the user's docs_dir: hand-written
+    pages) come along where the bank makes no file."""
+    made: set[str] = set()
+    whole = RenderedSite()  # every locale's nav and title, for the config
+    site_url = str(user.get("site_url") or "")
+    for site in sites:
+        whole.nav.update(site.nav)
+        whole.titles.update(site.titles)
+        for path in sorted(site.pages.keys() - made):  # (each locale's render makes index.md)
+            page = without_placeholders(site, site.pages[path])
+            yield f"{DOCS}/{path}", _escape_title(page).encode()
+        for path in sorted(site.files.keys() - made):
+            yield f"{DOCS}/{path}", site.files[path]
+        made.update(site.pages, site.files)
+        with releasing(site) if release else contextlib.nullcontext():
+            for locale in (loc for loc in bank.catalog.locales if loc in site.nav):
+                sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
+                yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
+                if locales is not None and locale not in locales:
+                    continue
+                produce = site.deferred.get(locale)
+                limits = {} if fields is None else {"fields": fields}
+                for path, chunks in produce(**limits) if produce else ():
+                    yield f"{DOCS}/{path}", b"".join(chunks)
+                yield from _search_files(bank, locale, site.page_size)
+    yield CONFIG, _config_text(tree_config(user, bank, whole)).encode()
+    made.update(ASSETS, LAZY_ASSETS)
     if own_docs is not None and own_docs.is_dir():
         for found in sorted(own_docs.rglob("*")):
             relative = found.relative_to(own_docs).as_posix()
             if found.is_file() and relative not in made and not relative.startswith("."):
                 yield f"{DOCS}/{relative}", found.read_bytes()
-    for path in sorted(site.pages):
-        yield f"{DOCS}/{path}", _escape_title(site.pages[path]).encode()
-    for path in sorted(site.files):
-        yield f"{DOCS}/{path}", site.files[path]
-    for locale in bank.catalog.locales:
-        site_url = str(config.get("site_url") or "")
-        sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
-        yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
-        if locales is not None and locale not in locales:
-            continue
-        produce = site.deferred.get(locale)
-        limits = {} if fields is None else {"fields": fields}
-        for path, chunks in produce(**limits) if produce else ():
-            yield f"{DOCS}/{path}", b"".join(chunks)
-        yield from _search_files(bank, locale, site.page_size)
     for asset in (*ASSETS, *LAZY_ASSETS):
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
@@ -356,6 +372,7 @@ class TreeBuilder:
     out: Path
     config_file: Path
     report_template: str = "question-problem.yml"
+    keep: bool = False  # keep the site and bodies across builds (``--watch``)
     files: FileCache[Checked] = field(default_factory=FileCache)
     bodies: BodyCache = field(default_factory=BodyCache)
     bank: Bank | None = None
@@ -384,20 +401,28 @@ class TreeBuilder:
 
     def build(self, progress: Report = no_progress) -> TreeReport:
         """Load, render and write the tree; raises ``ContentError`` (nothing written) when
-        the bank has errors. ``progress`` hears of the load's phases."""
+        the bank has errors. ``progress`` hears of the load's phases and of each locale
+        written. Without ``keep``, one locale is rendered, written and let go after the
+        other; with it, every locale's site and question bodies are kept for the next build."""
         bank = load_bank(self.content, self.files, progress)
         user = read_user_config(self.config_file)
         options = _tree_options(self.options(user))
+        own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
+        self.out.mkdir(parents=True, exist_ok=True)
+        if not self.keep:
+            return sync(
+                self.out,
+                tree_files(
+                    bank, _by_locale(bank, options, progress), user, own_docs=own, release=True
+                ),
+            )
         update, before = None, self.bank
         if before is not None and self.site is not None:
             update = update_site(before, self.site, bank, options, self.bodies)
         site = update.site if update is not None else render_site(bank, options, self.bodies)
         self.bank, self.site = bank, site
-        self.out.mkdir(parents=True, exist_ok=True)
-        config = tree_config(user, bank, site)
-        own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
         if update is None or before is None:
-            return sync(self.out, tree_files(bank, site, config, own_docs=own))
+            return sync(self.out, tree_files(bank, [site], user, own_docs=own))
         # An edit: the data files (JSON API, practice, search index) of the locales of the
         # changed questions, of their practice files those of the fields touched; the others
         # stay. Every page is made again and compared.
@@ -412,5 +437,15 @@ class TreeBuilder:
             practice = len(parts) > 5 and parts[3] == "practice" and parts[4] not in fields
             return parts[1] not in locales or practice
 
-        files = tree_files(bank, site, config, fields, own, locales)
+        files = tree_files(bank, [site], user, fields, own, locales)
         return sync(self.out, files, untouched)
+
+
+def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
+    """Each locale's site alone, rendered when asked for (``tree_files`` lets the one before
+    go first); the question bodies kept for the locale's pages only."""
+    locales = bank.catalog.locales
+    for done, locale in enumerate(locales):
+        progress(f"writing {locale}", done, len(locales))
+        yield render_site(bank, dataclasses.replace(options, locales=(locale,)), BodyCache())
+    progress("writing", len(locales), len(locales))
