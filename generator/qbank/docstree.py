@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from qbank.bank import Bank, Checked, load_bank
+from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.incremental.cache import FileCache
 from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
@@ -46,7 +46,15 @@ from qbank.render import (
     update_site,
     without_placeholders,
 )
-from qbank.search import INDEX_DIR, index_files, iter_docs, search_settings
+from qbank.search import (
+    INDEX_DIR,
+    LiveIndex,
+    SearchDoc,
+    index_files,
+    iter_docs,
+    question_doc,
+    search_settings,
+)
 from qbank.sitemaps import locale_sitemap
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
@@ -256,16 +264,17 @@ def _search_files(bank: Bank, locale: str, page_size: int) -> Iterator[tuple[str
 
 
 def _data_files(
-    bank: Bank, site: RenderedSite, locale: str, fields: Collection[str] | None
+    bank: Bank, site: RenderedSite, locale: str, fields: Collection[str] | None, search: bool
 ) -> Iterator[tuple[str, bytes]]:
     """A locale's practice and JSON API files (``fields``: the practice files of those
-    fields only) and its search index, as tree files. (A function of its own: nothing of
-    the renderer that made them outlives it, so ``releasing`` lets that go.)"""
+    fields only) and (``search``) its search index, as tree files. (A function of its own:
+    nothing of the renderer that made them outlives it, so ``releasing`` lets that go.)"""
     produce = site.deferred.get(locale)
     limits = {} if fields is None else {"fields": fields}
     for path, chunks in produce(**limits) if produce else ():
         yield f"{DOCS}/{path}", b"".join(chunks)
-    yield from _search_files(bank, locale, site.page_size)
+    if search:
+        yield from _search_files(bank, locale, site.page_size)
 
 
 def tree_files(
@@ -277,14 +286,16 @@ def tree_files(
     locales: Collection[str] | None = None,
     *,
     release: bool = False,
+    search: bool = True,
 ) -> Iterator[tuple[str, bytes]]:
     """Every file of the tree but the site: (path relative to ``out``, bytes). ``sites`` are
     the rendered sites, with placeholders (one of every locale, or one per locale: with
     ``release`` each is let go once written, ``qbank.release``, before the next is asked
     for); the config comes last, from all their navs. With ``fields``, of the practice files
     only those of these fields; with ``locales``, the JSON API, practice files and search
-    index of those locales only. The files of ``own_docs`` (the user's docs_dir: hand-written
-    pages) come along where the bank makes no file."""
+    index of those locales only; without ``search``, no search index (``TreeBuilder`` with
+    ``keep`` keeps it up to date itself). The files of ``own_docs`` (the user's docs_dir:
+    hand-written pages) come along where the bank makes no file."""
     made: set[str] = set()
     whole = RenderedSite()  # every locale's nav and title, for the config
     site_url = str(user.get("site_url") or "")
@@ -302,7 +313,7 @@ def tree_files(
                 sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
                 yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
                 if locales is None or locale in locales:
-                    yield from _data_files(bank, site, locale, fields)
+                    yield from _data_files(bank, site, locale, fields, search)
     yield CONFIG, _config_text(tree_config(user, bank, whole)).encode()
     made.update(ASSETS, LAZY_ASSETS)
     if own_docs is not None and own_docs.is_dir():
@@ -385,6 +396,8 @@ class TreeBuilder:
     bodies: BodyCache = field(default_factory=BodyCache)
     bank: Bank | None = None
     site: RenderedSite | None = None
+    index: LiveIndex | None = None  # with ``keep``: the search index, updated in place
+    docs: SearchDocs = field(default_factory=lambda: SearchDocs())
 
     def options(self, user: dict[str, Any]) -> RenderOptions:
         """Edit and report links as the plugin makes them from the same config."""
@@ -429,24 +442,69 @@ class TreeBuilder:
             update = update_site(before, self.site, bank, options, self.bodies)
         site = update.site if update is not None else render_site(bank, options, self.bodies)
         self.bank, self.site = bank, site
+        if update is None:  # (a new catalog renames the topics the documents show)
+            self.docs = SearchDocs()
         if update is None or before is None:
-            return sync(self.out, tree_files(bank, [site], user, own_docs=own))
-        # An edit: the data files (JSON API, practice, search index) of the locales of the
-        # changed questions, of their practice files those of the fields touched; the others
-        # stay. Every page is made again and compared.
-        fields = update.fields
-        changed = [*gone_entries(before, bank), *gone_entries(bank, before)]
-        locales = {locale for entry in changed for locale in entry.locales}
+            fields, locales = None, None
+        else:  # an edit: the data files (JSON API, practice) of the locales of the changed
+            # questions, of their practice files those of the fields touched; the others
+            # stay. Every page is made again and compared.
+            fields = update.fields
+            changed = [*gone_entries(before, bank), *gone_entries(bank, before)]
+            locales = {locale for entry in changed for locale in entry.locales}
 
         def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
             if len(parts) < 4 or parts[2] != "api":
                 return False
+            if "/".join(parts[2:]).startswith(f"{INDEX_DIR}/"):
+                return True  # the search index: self.index keeps it
+            if fields is None or locales is None:
+                return False  # every data file was written
             practice = len(parts) > 5 and parts[3] == "practice" and parts[4] not in fields
             return parts[1] not in locales or practice
 
-        files = tree_files(bank, [site], user, fields, own, locales)
-        return sync(self.out, files, untouched)
+        files = tree_files(bank, [site], user, fields, own, locales, search=False)
+        report = sync(self.out, files, untouched)
+        self._index(bank, options.page_size)
+        return report
+
+    def _index(self, bank: Bank, page_size: int) -> None:
+        """Bring the search index up to ``bank``: written whole the first time, then an
+        edit's few files at once, a locale whose questions were added, removed or moved
+        rebuilt in the background (``qbank.search.LiveIndex``, as under ``mkdocs serve``)."""
+        url = question_url(bank, page_size)
+        docs = {locale: self.docs.of(bank, locale, url) for locale in bank.catalog.locales}
+        if self.index is None:
+            self.index = LiveIndex(self.out / DOCS)
+            self.index.first(docs)
+        else:
+            self.index.rebuilt(docs)
+
+
+class SearchDocs:
+    """Each locale's search documents kept across builds: a question whose file did not
+    change (the loader hands back the very same ``Entry``) and whose topic page part is the
+    same keeps its document, so that an edit makes one document, not the whole bank's."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, dict[str, tuple[Entry, str, SearchDoc]]] = {}
+
+    def of(
+        self, bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+    ) -> list[SearchDoc]:
+        """``iter_docs(bank, locale, topic_url)`` as a list, from the kept documents where
+        they still hold."""
+        before, now = self.kept.get(locale, {}), {}
+        for entry in bank.entries:
+            if locale in entry.locales:
+                url = topic_url(locale, entry)
+                hit = before.get(entry.id)
+                if hit is None or hit[0] is not entry or hit[1] != url:
+                    hit = (entry, url, question_doc(bank, entry, locale, url))
+                now[entry.id] = hit
+        self.kept[locale] = now
+        return [doc for _, _, doc in now.values()]
 
 
 def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
