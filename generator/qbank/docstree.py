@@ -33,6 +33,7 @@ import yaml
 
 from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.incremental.cache import FileCache
+from qbank.model import TEXT_FIELDS, Catalog
 from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
 from qbank.progress import Report, no_progress
@@ -70,6 +71,7 @@ from qbank.theme import (
     material_language,
     preloads,
 )
+from qbank.translations import is_stale
 
 CONFIG = "mkdocs.yml"
 DOCS = "docs"
@@ -450,8 +452,7 @@ class TreeBuilder:
             # questions, of their practice files those of the fields touched; the others
             # stay. Every page is made again and compared.
             fields = update.fields
-            changed = [*gone_entries(before, bank), *gone_entries(bank, before)]
-            locales = {locale for entry in changed for locale in entry.locales}
+            locales = _locales_changed(before, bank)
 
         def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
@@ -505,6 +506,37 @@ class SearchDocs:
                 now[entry.id] = hit
         self.kept[locale] = now
         return [doc for _, _, doc in now.values()]
+
+
+def _locales_changed(before: Bank, after: Bank) -> set[str]:
+    """The locales whose data files changed questions may change: those a question was
+    added to or removed from, and those in which an edited question reads otherwise
+    (``_as_seen_in``: an edit of the English prompt leaves the Chinese files as they were)."""
+    old = {entry.file: entry for entry in gone_entries(before, after)}
+    new = {entry.file: entry for entry in gone_entries(after, before)}
+    locales: set[str] = set()
+    for path in old.keys() | new.keys():
+        a, b = old.get(path), new.get(path)
+        if a is None or b is None or a.locales != b.locales:
+            locales.update(*(entry.locales for entry in (a, b) if entry is not None))
+            continue
+        changed = (loc for loc in b.locales if loc not in locales)
+        catalog = after.catalog
+        locales.update(
+            loc for loc in changed if _as_seen_in(a, loc, catalog) != _as_seen_in(b, loc, catalog)
+        )
+    return locales
+
+
+def _as_seen_in(entry: Entry, locale: str, catalog: Catalog) -> tuple[Any, ...]:
+    """What a question's files in ``locale`` are made from: its texts in that locale,
+    everything that is no text, and whether that text is out of date."""
+    q = entry.question
+    texts = {name: (getattr(q, name) or {}).get(locale) for name in TEXT_FIELDS}
+    options = {key: text.get(locale) for key, text in (q.options or {}).items()}
+    rest = q.model_dump(exclude={*TEXT_FIELDS, "options"})
+    where = (entry.file, entry.field, entry.specialization, entry.topic, entry.slug)
+    return (*where, entry.seniorities, texts, options, rest, is_stale(entry, locale, catalog))
 
 
 def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
