@@ -5,8 +5,9 @@ ProperDocs, Zensical) publishes it. The folder ``out`` holds::
 
     mkdocs.yml     the user's config (read, not imported) with the nav, the theme settings,
                    the assets and qbank's settings; no qbank plugin, no built-in search
-    docs/          every locale's pages (``render_site`` without placeholders: each question's
-                   Markdown heading, then its HTML), the images, the practice and JSON API
+    docs/          every locale's pages (each question's Markdown heading, then its HTML:
+                   ``render_site``'s placeholders filled in as each page is written), the
+                   images, the practice and JSON API
                    files, each locale's search index and sitemap, and the assets
     overrides/     the theme overrides (``site_templates/overrides``) and a language partial
                    that gives each page its locale's language (one build holds every locale)
@@ -15,6 +16,9 @@ ProperDocs, Zensical) publishes it. The folder ``out`` holds::
 
 Never imports MkDocs. Writing is deterministic and rewrites only the files whose bytes
 changed; files of ``docs/`` and ``overrides/`` that the bank no longer makes are removed.
+A one-off build renders, writes and lets go one locale after the other (``qbank.release``:
+at 30,000 questions x 3 locales holding every locale's pages took 3.6 GB); ``--watch`` keeps
+the whole site for the next edit.
 """
 
 from __future__ import annotations
