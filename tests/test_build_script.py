@@ -16,6 +16,7 @@ from sitebuild import PUBLISHERS, publish_tree, write_tree
 
 from qbank.bank import load_bank
 from qbank.docstree import TreeBuilder, read_user_config
+from qbank.release import releasing
 from qbank.render import RenderOptions, page_paths, render_site, without_placeholders
 from qbank.verify import verify_site
 
@@ -168,6 +169,18 @@ def test_tree_pages_read_as_pages_rendered_without_placeholders(
     assert any("qbank:question:" in page for page in held.pages.values())
     for path, page in held.pages.items():
         assert without_placeholders(held, page) == plain.pages[path], path
+
+
+def test_releasing_lets_a_written_locale_go(small_bank: Path) -> None:
+    bank = load_bank(small_bank)
+    options = RenderOptions(placeholders=True, defer_files=True, locales=("en",))
+    site = render_site(bank, options)
+    assert site.blocks
+    assert site.deferred
+    with releasing(site):
+        assert not site.blocks  # the pages are written: their runs go first
+        assert list(site.deferred["en"]())  # the data files are still to write
+    assert not site.deferred
 
 
 def test_a_bank_with_errors_writes_nothing(tmp_path: Path, small_bank: Path) -> None:
