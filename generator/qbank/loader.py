@@ -101,7 +101,8 @@ class Document:
     def locate(
         self, key: Path_, *, at_value: bool = False, text_line: int | None = None
     ) -> tuple[int, int]:
-        """Line and column of ``key``, or of its nearest written ancestor.
+        """Line and column of ``key``, or of its nearest written ancestor (a missing top-level
+        key: the document's first key, below any comment lines).
 
         ``text_line`` is a 0-based line inside the key's text value (0: its first line).
         """
@@ -109,8 +110,9 @@ class Document:
         probe = key
         while probe and probe not in positions:
             probe = probe[:-1]
-        if not probe:
-            return 1, 1
+        if not probe:  # a key missing from the top: where the document's keys start
+            first = next((p for k, p in positions.items() if isinstance(k[0], str)), None)
+            return (first.line, first.col) if first else (1, 1)
         pos = positions[probe]
         if probe != key:
             # ``answer[0]`` of ``answer: z``: the nearest written ancestor's value.

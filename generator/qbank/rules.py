@@ -142,7 +142,7 @@ class QuestionChecker:
             elif derived is None:
                 problems.append(
                     doc.problem(
-                        (),
+                        ("seniority",),
                         "an open question without difficulty needs a seniority",
                         "seniority: junior, mid or senior",
                     )
@@ -251,7 +251,9 @@ class QuestionChecker:
         keys = list(q.options)
         if q.difficulty is None:
             problems.append(
-                doc.problem((), "a choice question needs a difficulty", "difficulty: 1, 2 or 3")
+                doc.problem(
+                    ("difficulty",), "a choice question needs a difficulty", "difficulty: 1, 2 or 3"
+                )
             )
         if len(keys) < 2:
             problems.append(
@@ -274,7 +276,9 @@ class QuestionChecker:
         if q.answer is None:
             problems.append(
                 doc.problem(
-                    (), "a choice question needs an answer", "answer: one of " + ", ".join(keys)
+                    ("answer",),
+                    "a choice question needs an answer",
+                    "answer: one of " + ", ".join(keys),
                 )
             )
         else:
@@ -309,7 +313,7 @@ class QuestionChecker:
         if q.explanation is None:
             problems.append(
                 doc.problem(
-                    (),
+                    ("explanation",),
                     "a choice question needs an explanation",
                     "explanation: why the answer is right and the others wrong",
                 )
