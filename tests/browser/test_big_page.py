@@ -126,7 +126,7 @@ def test_a_question_answers_before_the_theme_bundle_has_run(tab: Any) -> None:
     a click; once the bundle runs, the page's work keeps that answer and counts it."""
     held: list[Any] = []
     bundle = "**/assets/javascripts/bundle.*.min.js"
-    tab.route(bundle, held.append)
+    tab.route(bundle, lambda route: held.append(route))
     tab.goto(PAGE, wait_until="commit")
     tab.wait_for_function("() => !!document.querySelector('.qb-q .qb-option-text')")
     assert tab.evaluate("() => typeof window.document$") == "undefined"  # bundle not run
@@ -139,9 +139,9 @@ def test_a_question_answers_before_the_theme_bundle_has_run(tab: Any) -> None:
     )
     assert tab.evaluate("() => typeof window.document$") == "undefined"
     assert held, "the bundle was not asked for"
-    tab.unroute(bundle)
     for route in held:  # (the head's preload, and the body's script if it asked apart)
         route.continue_()
+    tab.unroute(bundle)
     tab.wait_for_function("() => typeof window.document$ !== 'undefined'", timeout=60_000)
     tab.wait_for_function(
         "() => (document.querySelector('.qb-page-progress .qb-count') || {}).textContent"
