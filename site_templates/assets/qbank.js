@@ -475,7 +475,7 @@
       var k = li.getAttribute("data-key");
       var isRight = answer.indexOf(k) >= 0;
       if (k === key) li.classList.add("qb-chosen");
-      if (isRight) mark(li, "qb-right", k === key ? t("yours") + ", " + t("rightOpt") : t("rightOpt"));
+      if (isRight) mark(li, "qb-right", k === key ? t("yours") + t("sep") + t("rightOpt") : t("rightOpt"));
       else if (k === key) mark(li, "qb-wrong", t("yours"));
       var b = li.querySelector(".qb-pick");
       if (b) b.setAttribute("aria-pressed", String(k === key));
@@ -503,7 +503,7 @@
     var fb = q.querySelector(".qb-feedback");
     fb.setAttribute("data-state", ok ? "right" : "wrong");
     fb.textContent = ok ? "✓ " + t("right")
-      : "✗ " + t(answer.length > 1 ? "wrongMulti" : "wrong") + answer.join(", ");
+      : "✗ " + t(answer.length > 1 ? "wrongMulti" : "wrong") + answer.join(t("sep"));
     q.classList.toggle("qb-answered-right", ok);
     q.classList.toggle("qb-answered-wrong", !ok);
     openAnswer(q);
@@ -1088,7 +1088,7 @@
             if (!row[0].length) return;
             var keys = row[0];
             var wrap = el("div", { class: row[2] });
-            wrap.appendChild(el("p", null, t(row[1]) + keys.join(", ")));
+            wrap.appendChild(el("p", null, t(row[1]) + keys.join(t("sep"))));
             var opts = el("ul", { class: "qb-review-options" });
             item.options.forEach(function (o) {
               if (keys.indexOf(o.key) < 0) return;
