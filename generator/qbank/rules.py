@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -193,6 +194,17 @@ class QuestionChecker:
                         )
                     )
                     continue
+                opened = unclosed_fence(text) if "``" in text or "~~~" in text else None
+                if opened is not None:
+                    problems.append(
+                        doc.problem(
+                            (*text_key, locale),
+                            "this code block is never closed: the rest of the text would show"
+                            " as code",
+                            "a line of the same fence (```) after the code",
+                            text_line=opened,
+                        )
+                    )
                 if without_markup(text):
                     continue
                 for part in unsafe_parts(text):
@@ -341,6 +353,26 @@ class QuestionChecker:
                         )
                     )
                 seen[locale, norm] = key
+
+
+_FENCE = re.compile(r" *(`{3,}|~{3,})([^`]*)$")
+
+
+def unclosed_fence(text: str) -> int | None:
+    """The line (0-based) of a fenced code block that is opened in ``text`` and never closed
+    (CommonMark: closed by a line of the same character, at least as many, nothing after)."""
+    opening: tuple[int, str] | None = None
+    for number, line in enumerate(text.split("\n")):
+        found = _FENCE.match(line)
+        if found is None:
+            continue
+        fence, rest = found.groups()
+        if opening is None:
+            if fence[0] == "`" or "~" not in rest:
+                opening = (number, fence)
+        elif fence[0] == opening[1][0] and len(fence) >= len(opening[1]) and not rest.strip():
+            opening = None
+    return None if opening is None else opening[0]
 
 
 def question_texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:
