@@ -140,6 +140,37 @@
       : 0;
   }
 
+  // How many typos a query word may hold when nothing matches it as typed: none under five
+  // letters, one up to seven, two from eight.
+  function typos(term) {
+    const n = length(term);
+    return n < 5 ? 0 : n < 8 ? 1 : 2;
+  }
+
+  // The edit distance of two terms (a letter added, dropped, changed, or two neighbours
+  // swapped count one each), or max + 1 as soon as it is sure to be over ``max``.
+  function distance(a, b, max) {
+    const x = Array.from(a);
+    const y = Array.from(b);
+    if (Math.abs(x.length - y.length) > max) return max + 1;
+    let before = null;
+    let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= x.length; i += 1) {
+      const row = [i];
+      let least = i;
+      for (let j = 1; j <= y.length; j += 1) {
+        let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+        if (before && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, before[j - 2] + 1);
+        row.push(d);
+        least = Math.min(least, d);
+      }
+      if (least > max) return max + 1;
+      before = prev;
+      prev = row;
+    }
+    return prev[y.length];
+  }
+
   // The units of a query: a stem per word; a CJK run as its characters (each counts as a
   // word) and its pairs (they only add to the score, so neighbours rank first). A character
   // of a longer run is found through the pairs that hold it (fewer files to download); its
@@ -180,7 +211,7 @@
       const [piece] = words(token, locale);
       if (!piece) return false;
       const term = stem(piece, locale, stemmer);
-      return latin.some((unit) => likeness(unit, term) > 0);
+      return latin.some((unit) => likeness(unit, term) > 0 || (unit.near && unit.near.has(term)));
     };
   }
 
@@ -209,15 +240,29 @@
       if (!unit.cjk && !this.present.has(unit.key)) return found; // (every CJK bucket exists)
       const shard = await this.file(`t/${hexName(unit.key)}.json`);
       const levels = this.manifest.levels;
-      for (const [term, deltas] of Object.entries(shard)) {
-        const like = likeness(unit, term);
-        if (!like) continue;
+      const post = (deltas, like) => {
         let code = 0;
         for (const delta of deltas) {
           code += delta;
           const id = Math.floor(code / levels);
           const weight = (like * (code % levels)) / (levels - 1);
           if (weight > (found.get(id) || 0)) found.set(id, weight);
+        }
+      };
+      for (const [term, deltas] of Object.entries(shard)) {
+        const like = likeness(unit, term);
+        if (like) post(deltas, like);
+      }
+      // Nothing as typed: the terms of the same file a typo or two away ("thrughput"),
+      // weighed less; the matcher marks them too.
+      const max = found.size || unit.cjk || unit.short ? 0 : typos(unit.term);
+      if (max) {
+        unit.near = new Set();
+        for (const [term, deltas] of Object.entries(shard)) {
+          const d = distance(unit.term, term, max);
+          if (d > max) continue;
+          unit.near.add(term);
+          post(deltas, 0.6 - 0.1 * d);
         }
       }
       return found;

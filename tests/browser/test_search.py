@@ -165,3 +165,16 @@ def test_search_survives_instant_navigation_and_makes_no_third_party_request(
     assert tab.requests
     assert all(url.startswith(base) for url in tab.requests)
     assert any(url.endswith("/en/api/search/index.json") for url in tab.requests)
+
+
+def test_a_misspelt_word_still_finds_its_question(tab: Any) -> None:
+    """A word that matches nothing as typed finds the terms a typo or two away in its terms
+    file ("exhuastion": two letters swapped; "utilisation": one changed), and the result
+    marks the word it found; a short word is never stretched to another."""
+    tab.goto("en/")
+    assert [anchor(h) for h in search(tab, "exhuastion")] == [f"q-{POOL}"]
+    hits = search(tab, "accelerator utilisation")
+    assert f"q-{LOADING}" in [anchor(h) for h in hits]
+    marks = tab.locator(".qb-search__result").first.locator("mark")
+    assert "utilization" in [marks.nth(i).inner_text().lower() for i in range(marks.count())]
+    assert search(tab, "poop") == []  # four letters: as typed only (not "pool")
