@@ -28,6 +28,7 @@ the browser reads the very rules Python applied.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import unicodedata
 from typing import Any
@@ -168,7 +169,7 @@ def terms(text: str, locale: str) -> list[str]:
             found.append(stems[piece])
         elif _CJK_RUN.match(piece):
             found += piece
-            found += (piece[i : i + 2] for i in range(len(piece) - 1))
+            found += map(operator.add, piece, piece[1:])  # the pairs, made in C
         else:
             found.append(stems.setdefault(piece, stem(piece, locale)))
     return found
