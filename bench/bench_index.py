@@ -6,8 +6,9 @@
 The bank (``--bank``, read only; else ``bench/make_bank.py --questions N`` into a scratch
 folder) is loaded once; then, per locale, in this order:
 
-- **index**: ``index_files`` over ``iter_docs`` (the documents made as they are consumed,
-  as ``write_search_index`` does), every file's bytes produced and hashed, none written;
+- **index**: ``write_index`` over ``iter_docs`` into a scratch folder, as the build's
+  ``write_search_index`` does (the documents made as they are consumed); the files are
+  hashed after the clock stops;
 - **match**: ``match_file`` (skipped with ``--index-only``).
 
 Each is timed alone (wall and CPU of this process, ``time.process_time``), and the digest of
@@ -23,6 +24,7 @@ import cProfile
 import hashlib
 import json
 import pstats
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,11 +49,13 @@ def _timed(step: Any, profile: int) -> tuple[Any, float, float]:
     return result, wall, cpu
 
 
-def run(bank_dir: Path, locales: list[str] | None, index_only: bool, profile: int) -> dict[str, Any]:
+def run(
+    bank_dir: Path, locales: list[str] | None, index_only: bool, profile: int
+) -> dict[str, Any]:
     """Time every locale's index (and match data) of the bank in ``bank_dir``."""
     from qbank.bank import load_bank
     from qbank.match import match_file
-    from qbank.search import index_files, iter_docs
+    from qbank.search import iter_docs, write_index
 
     started = time.perf_counter()
     bank = load_bank(bank_dir)
@@ -62,20 +66,25 @@ def run(bank_dir: Path, locales: list[str] | None, index_only: bool, profile: in
 
     figures: dict[str, Any] = {}
     for locale in locales or bank.catalog.locales:
-
-        def index(locale: str = locale) -> tuple[str, int, int]:
-            found = hashlib.blake2b(digest_size=16)
-            files = size = 0
-            for path, data in index_files(iter_docs(bank, locale, url), locale):
-                found.update(path.encode() + b"\0" + data)
-                files += 1
-                size += len(data)
-            return found.hexdigest(), files, size
-
-        (digest, files, size), wall, cpu = _timed(index, profile)
+        folder = Path(tempfile.mkdtemp(prefix=f"bench-index-{locale}-"))
+        _, wall, cpu = _timed(
+            lambda locale=locale, out=folder / "index": write_index(
+                iter_docs(bank, locale, url), out, locale
+            ),
+            profile,
+        )
+        found = hashlib.blake2b(digest_size=16)
+        files = sorted(path for path in (folder / "index").rglob("*") if path.is_file())
+        size = 0
+        for path in files:
+            data = path.read_bytes()
+            found.update(str(path.relative_to(folder)).encode() + b"\0" + data)
+            size += len(data)
+        shutil.rmtree(folder)
+        digest = found.hexdigest()
         row: dict[str, Any] = {"index_wall": wall, "index_cpu": cpu, "index_digest": digest}
         print(
-            f"{locale} index: {wall:.2f} s wall, {cpu:.2f} s CPU, {files} files,"
+            f"{locale} index: {wall:.2f} s wall, {cpu:.2f} s CPU, {len(files)} files,"
             f" {size / 1e6:.2f} MB, digest {digest}"
         )
         if not index_only:
@@ -104,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         if bank_dir is None:
             bank_dir = Path(scratch) / "bank"
             subprocess.run(
-                [sys.executable, str(HERE / "make_bank.py"), str(bank_dir)]
-                + ["--questions", str(args.questions)],
+                [sys.executable, str(HERE / "make_bank.py"), str(bank_dir), "--questions"]
+                + [str(args.questions)],
                 check=True,
                 stdout=subprocess.DEVNULL,
             )

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from qbank.bank import Bank, Entry
+from qbank.bank import Bank, Entry, _gc_paused
 from qbank.search.tokenize import stemmer_spec, terms
 
 TOP = 80
@@ -163,5 +163,6 @@ def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) ->
 
 def match_file(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> bytes:
     """``topic_profiles`` as the bytes of ``match_path(locale)`` (deterministic)."""
-    data = topic_profiles(bank, locale, counted)
+    with _gc_paused():  # (millions of objects made, no cycle among them)
+        data = topic_profiles(bank, locale, counted)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

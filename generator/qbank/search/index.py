@@ -18,10 +18,12 @@ import shutil
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from qbank.bank import _gc_paused
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.tokenize import is_cjk, stemmer_spec
 
@@ -50,6 +52,8 @@ def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
 def bucket(term: str, buckets: int) -> int:
     """The terms file of a CJK term: a 32-bit polynomial hash of its code points (the same
     arithmetic as ``search.js``), modulo the number of buckets."""
+    if len(term) == 2:  # (a CJK pair or character: no overflow, no loop)
+        return (ord(term[0]) * 31 + ord(term[1])) % buckets
     h = 0
     for char in term:
         h = (h * 31 + ord(char)) & 0xFFFFFFFF
@@ -143,31 +147,51 @@ class LocaleIndex:
         """The index of ``locale``'s ``docs`` (consumed once, in order: documents are not
         kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
         be able to come first)."""
+        import numpy as np  # (imported on the first index, as the validator does)
+
         index = cls(locale)
-        growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
+        numbers: defaultdict[str, int] = defaultdict()
+        numbers.default_factory = numbers.__len__  # a term's number: the next one, when new
+        term_of: list[int] = []  # per posting: its term's number and its step
+        step_of = bytearray()
+        held = array("i")  # per question: its number of postings
         by_filter: dict[str, dict[str, list[int]]] = {}
-        for number, doc in enumerate(docs):
-            base = number * LEVELS
-            for term, step in doc.terms:
-                growing[term].append(base + step)
+        for number, doc in enumerate(docs):  # per question a few calls, each over its postings
+            if doc.terms:
+                names, steps = zip(*doc.terms, strict=True)
+                term_of += map(numbers.__getitem__, names)
+                step_of += bytes(steps)
+            held.append(len(doc.terms))
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
             for name, value in doc.filters:
                 by_filter.setdefault(name, {}).setdefault(value, []).append(number)
         width = (len(index.shown) + 7) // 8
         for name, values in by_filter.items():
             index.filters[name] = {}
-            for value, numbers in values.items():
+            for value, found in values.items():
                 bits = index.filters[name][value] = bytearray(width)
-                for number in numbers:
+                for number in found:
                     bits[number >> 3] |= 1 << (number & 7)
-        growing.default_factory = None  # from now on a plain dict: a lookup never adds
-        index.postings = postings = growing
+        # The postings of every term at once: codes in question order, grouped by term number
+        # (a stable sort keeps the question order inside a term).
+        which = np.array(term_of, dtype=np.int32)
+        questions = np.arange(len(held), dtype=np.int32) * LEVELS
+        codes = np.repeat(questions, np.frombuffer(held, dtype=np.int32))
+        codes += np.frombuffer(step_of, dtype=np.uint8)
+        codes = codes[np.argsort(which, kind="stable")]
+        sizes = np.bincount(which, minlength=len(numbers))  # postings per term, by number
+        ends = np.cumsum(sizes) * codes.itemsize
+        blob = codes.tobytes()
+        pieces = map(blob.__getitem__, map(slice, (ends - sizes * codes.itemsize).tolist(), ends.tolist()))
+        names = list(numbers)
+        index.postings = postings = dict(zip(names, map(array, repeat("i"), pieces), strict=True))
         pace = pace or _unpaced
-        terms = pace(postings.items(), 4096)
-        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
+        cjk = [n for n, term in enumerate(pace(names, 4096)) if term >= "\u3040" and is_cjk(term)]
+        index.cjk = int(sizes[cjk].sum())
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
+        shards = index.shards
         for term in pace(postings, 4096):
-            index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
+            shards.setdefault(shard_key(term, index.buckets), set()).add(term)
         return index
 
     # -- files
@@ -366,7 +390,8 @@ def write_index(docs: Iterable[SearchDoc], output: Path, locale: str) -> None:
     try:
         if output.exists():
             shutil.rmtree(output)
-        write_files(index_files(docs, locale), output)
+        with _gc_paused():  # (millions of objects made, no cycle among them)
+            write_files(index_files(docs, locale), output)
     except OSError as error:
         raise SearchIndexError(
             f"the search index could not be written to {output}: {error}"
