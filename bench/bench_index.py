@@ -106,15 +106,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generator", type=Path, help="another checkout's generator folder")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    if args.generator:  # run this very script again, importing qbank from there
+    if args.generator:  # import qbank from there
         sys.path.insert(0, str(args.generator.resolve()))
     with tempfile.TemporaryDirectory() as scratch:
         bank_dir = args.bank
         if bank_dir is None:
             bank_dir = Path(scratch) / "bank"
             subprocess.run(
-                [sys.executable, str(HERE / "make_bank.py"), str(bank_dir), "--questions"]
-                + [str(args.questions)],
+                [
+                    sys.executable,
+                    str(HERE / "make_bank.py"),
+                    str(bank_dir),
+                    "--questions",
+                    str(args.questions),
+                ],
                 check=True,
                 stdout=subprocess.DEVNULL,
             )

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Chinese and Turkish test text)
 """A search document's shown text (``documents.text_of``) skips the Markdown conversion for
 prose and plain fenced code, and gives exactly what the conversion gives: checked on every
 text of the sample bank, the messy bank and the bench's synthetic bank, and on generated
@@ -92,8 +91,10 @@ def test_shapes_agree(text: str) -> None:
 @given(
     st.lists(
         st.sampled_from(
-            ["word", "Söz", "词", " ", "\t", "\n", "\n\n", ".", "`", "```", "```python"]
-            + ["x = 1", "*", "&", "<i>", "&amp;", "a  b", "\n```\n"]
+            [
+                *["word", "Söz", "词", " ", "\t", "\n", "\n\n", ".", "`", "```", "```python"],
+                *["x = 1", "*", "&", "<i>", "&amp;", "a  b", "\n```\n"],
+            ]
         )
     )
 )

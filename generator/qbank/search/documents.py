@@ -125,7 +125,9 @@ def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int],
     for count in set(weighted.values()):
         steps[count] = max(1, min(top, round(count / (count + norm) * top)))
     ordered = sorted(weighted)
-    return tuple(zip(ordered, map(steps.__getitem__, map(weighted.__getitem__, ordered))))
+    return tuple(
+        zip(ordered, map(steps.__getitem__, map(weighted.__getitem__, ordered)), strict=True)
+    )
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ import shutil
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from itertools import repeat
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -158,8 +158,8 @@ class LocaleIndex:
         by_filter: dict[str, dict[str, list[int]]] = {}
         for number, doc in enumerate(docs):  # per question a few calls, each over its postings
             if doc.terms:
-                names, steps = zip(*doc.terms, strict=True)
-                term_of += map(numbers.__getitem__, names)
+                held_terms, steps = zip(*doc.terms, strict=True)
+                term_of += map(numbers.__getitem__, held_terms)
                 step_of += bytes(steps)
             held.append(len(doc.terms))
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
@@ -180,9 +180,10 @@ class LocaleIndex:
         codes += np.frombuffer(step_of, dtype=np.uint8)
         codes = codes[np.argsort(which, kind="stable")]
         sizes = np.bincount(which, minlength=len(numbers))  # postings per term, by number
-        ends = np.cumsum(sizes) * codes.itemsize
+        ends = np.cumsum(sizes) * codes.itemsize  # in bytes
+        starts = ends - sizes * codes.itemsize
         blob = codes.tobytes()
-        pieces = map(blob.__getitem__, map(slice, (ends - sizes * codes.itemsize).tolist(), ends.tolist()))
+        pieces = map(blob.__getitem__, map(slice, starts.tolist(), ends.tolist()))
         names = list(numbers)
         index.postings = postings = dict(zip(names, map(array, repeat("i"), pieces), strict=True))
         pace = pace or _unpaced
