@@ -91,21 +91,15 @@ def clip(text: str, size: int) -> str:
     if len(text) <= size // 2:
         return text
     head = text[: size + 1]  # every character takes a column at least
-    if len(head) == len(text) and _columns(head) <= size:
-        return text
-    fits, past = 0, len(head)  # the longest start that fits: bisected (columns only grow)
-    while past - fits > 1:
-        middle = (fits + past) // 2
-        if _columns(head[:middle]) <= size:
-            fits = middle
-        else:
-            past = middle
-    return text[:fits].rstrip() + "…"
-
-
-def _columns(text: str) -> int:
-    """The columns ``text`` takes (``clip``): one per character, two per CJK one."""
-    return 2 * len(text) - len(_WIDE.sub("", text))
+    for wide, found in enumerate([*_WIDE.finditer(head), None]):  # wide: CJK ones before
+        at = found.start() if found else len(head)
+        if size - wide < at:  # the narrow character at size - wide is the first past size
+            return text[: size - wide].rstrip() + "…"
+        if found is None:
+            return text
+        if at + 2 + wide > size:
+            return text[:at].rstrip() + "…"
+    return text
 
 
 def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:
