@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from qbank.search.tokenize import fold, stem, stemmer_spec, terms, words
+from qbank.search.tokenize import TURKISH_SUFFIXES, fold, stem, stemmer_spec, terms, words
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "site_templates" / "assets"
@@ -173,3 +174,19 @@ def test_the_c_stemmer_in_use_stems_as_the_python_one(tmp_path: Path) -> None:
     python = EnglishStemmer()
     differ = [w for w in sorted(found) if used.stemWord(w) != python.stemWord(w)]
     assert not differ, differ[:10]
+
+
+def test_stacked_turkish_suffixes_stem_alike_in_python_and_javascript(tmp_path: Path) -> None:
+    """Python finds the longest Turkish suffix by the word's ending, search.js by trying each
+    suffix: random stems with up to four suffixes stacked (every rule, buffer letters and
+    softening included) stem alike."""
+    rng = random.Random(7)
+    suffixes = [rule.lstrip("+-") for rule in TURKISH_SUFFIXES]
+    stacked = [
+        "".join(rng.choice("abcdegiklmnoprstuyz") for _ in range(rng.randint(1, 6)))
+        + "".join(rng.choice(suffixes) for _ in range(rng.randint(0, 4)))
+        for _ in range(20000)
+    ]
+    cases = [("tr", " ".join(stacked[n : n + 100])) for n in range(0, len(stacked), 100)]
+    compare(cases, tmp_path)
+    assert len({stem(word, "tr") for word in stacked}) < len(set(stacked))  # some did go

@@ -102,30 +102,35 @@ def is_cjk(term: str) -> bool:
 def _strip_turkish(word: str) -> str:
     """A Turkish word (ASCII-folded) without its suffixes, by ``TURKISH_RULES``: the longest
     suffix that leaves at least ``min`` letters with a vowel goes, up to ``rounds`` times; a
-    final b, d or g becomes p, t or k (consonant softening)."""
+    final b, d or g becomes p, t or k (consonant softening). (search.js tries each suffix
+    in turn; here each length the word's ending could have, longest first: the same.)"""
     rules = TURKISH_RULES
     for _ in range(rules["rounds"]):
-        best = ""
-        for rule in rules["suffixes"]:
-            suffix = rule.lstrip("+-")
-            if len(suffix) <= len(best) or not word.endswith(suffix):
+        for size in range(min(_LONGEST_SUFFIX, len(word) - rules["min"]), 0, -1):
+            kind = _SUFFIX_KIND.get(word[-size:])
+            if kind is None:
                 continue
-            stem = word[: len(word) - len(suffix)]
-            if len(stem) < rules["min"] or not _VOWELS.intersection(stem):
+            stem = word[:-size]
+            if not _VOWELS.intersection(stem):
                 continue
-            if rule[0] == "+" and stem[-1] not in _VOWELS:
+            if kind == "+" and stem[-1] not in _VOWELS:
                 continue
-            if rule[0] == "-" and stem[-1] in _VOWELS:
+            if kind == "-" and stem[-1] in _VOWELS:
                 continue
-            best = suffix
-        if not best:
+            word = stem
             break
-        word = word[: len(word) - len(best)]
+        else:
+            break
     last = word[-1:]
     final: dict[str, str] = rules["final"]
     if len(word) > rules["min"] and last in final:
         return word[:-1] + final[last]
     return word
+
+
+_SUFFIX_KIND = {rule.lstrip("+-"): rule[0] for rule in TURKISH_SUFFIXES}
+"""Each Turkish suffix and what it follows ("+": a vowel, "-": a consonant, else either)."""
+_LONGEST_SUFFIX = max(map(len, _SUFFIX_KIND))
 
 
 def _snowball(name: str) -> Any:
