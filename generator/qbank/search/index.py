@@ -19,7 +19,6 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +51,7 @@ def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
 def bucket(term: str, buckets: int) -> int:
     """The terms file of a CJK term: a 32-bit polynomial hash of its code points (the same
     arithmetic as ``search.js``), modulo the number of buckets."""
-    if len(term) == 2:  # (a CJK pair or character: no overflow, no loop)
+    if len(term) == 2:  # (a CJK pair, most CJK terms: no overflow to mask, no loop)
         return (ord(term[0]) * 31 + ord(term[1])) % buckets
     h = 0
     for char in term:
@@ -147,52 +146,31 @@ class LocaleIndex:
         """The index of ``locale``'s ``docs`` (consumed once, in order: documents are not
         kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
         be able to come first)."""
-        import numpy as np  # (imported on the first index, as the validator does)
-
         index = cls(locale)
-        numbers: defaultdict[str, int] = defaultdict()
-        numbers.default_factory = numbers.__len__  # a term's number: the next one, when new
-        term_of: list[int] = []  # per posting: its term's number and its step
-        step_of = bytearray()
-        held = array("i")  # per question: its number of postings
+        growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
         by_filter: dict[str, dict[str, list[int]]] = {}
-        for number, doc in enumerate(docs):  # per question a few calls, each over its postings
-            if doc.terms:
-                held_terms, steps = zip(*doc.terms, strict=True)
-                term_of += map(numbers.__getitem__, held_terms)
-                step_of += bytes(steps)
-            held.append(len(doc.terms))
+        for number, doc in enumerate(docs):
+            base = number * LEVELS
+            for term, step in doc.terms:
+                growing[term].append(base + step)
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
             for name, value in doc.filters:
                 by_filter.setdefault(name, {}).setdefault(value, []).append(number)
         width = (len(index.shown) + 7) // 8
         for name, values in by_filter.items():
             index.filters[name] = {}
-            for value, found in values.items():
+            for value, numbers in values.items():
                 bits = index.filters[name][value] = bytearray(width)
-                for number in found:
+                for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
-        # The postings of every term at once: codes in question order, grouped by term number
-        # (a stable sort keeps the question order inside a term).
-        which = np.array(term_of, dtype=np.int32)
-        questions = np.arange(len(held), dtype=np.int32) * LEVELS
-        codes = np.repeat(questions, np.frombuffer(held, dtype=np.int32))
-        codes += np.frombuffer(step_of, dtype=np.uint8)
-        codes = codes[np.argsort(which, kind="stable")]
-        sizes = np.bincount(which, minlength=len(numbers))  # postings per term, by number
-        ends = np.cumsum(sizes) * codes.itemsize  # in bytes
-        starts = ends - sizes * codes.itemsize
-        blob = codes.tobytes()
-        pieces = map(blob.__getitem__, map(slice, starts.tolist(), ends.tolist()))
-        names = list(numbers)
-        index.postings = postings = dict(zip(names, map(array, repeat("i"), pieces), strict=True))
+        growing.default_factory = None  # from now on a plain dict: a lookup never adds
+        index.postings = postings = growing
         pace = pace or _unpaced
-        cjk = [n for n, term in enumerate(pace(names, 4096)) if term >= "\u3040" and is_cjk(term)]
-        index.cjk = int(sizes[cjk].sum())
+        terms = pace(postings.items(), 4096)
+        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
-        shards = index.shards
         for term in pace(postings, 4096):
-            shards.setdefault(shard_key(term, index.buckets), set()).add(term)
+            index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
         return index
 
     # -- files
