@@ -19,6 +19,7 @@ import markdown
 import nh3
 from latex2mathml.converter import convert as latex_to_mathml
 
+from qbank.highlight import fence_html
 from qbank.safety import INLINE_TAGS
 
 _EXTENSIONS = [
@@ -209,7 +210,7 @@ def to_html(text: str, image_prefix: str = "") -> str:
     if parts is not None:
         pieces = []
         for is_fence, part in parts:
-            piece = _converted(part, "") if is_fence else prose_html(part)
+            piece = _fence(part) if is_fence else prose_html(part)
             if piece is None:
                 break
             if piece:
@@ -217,6 +218,14 @@ def to_html(text: str, image_prefix: str = "") -> str:
         else:
             return "\n".join(pieces)
     return _converted(text, image_prefix)
+
+
+@lru_cache(maxsize=262144)
+def _fence(fence: str) -> str:
+    """A fenced code block's safe HTML: highlighted here (``qbank.highlight``) when the code
+    is of the plain shape, else by the full conversion."""
+    fast = fence_html(fence)
+    return _converted(fence, "") if fast is None else sanitize(fast).strip()
 
 
 @lru_cache(maxsize=262144)  # texts with markup; kept across `mkdocs serve` rebuilds
@@ -237,6 +246,7 @@ def forget_converted() -> None:
     """Drop the kept conversions (a build process whose pages are all written: the memory
     goes to the work that follows)."""
     _converted.cache_clear()
+    _fence.cache_clear()
     _markdown.cache_clear()
     plain_text.cache_clear()
 
