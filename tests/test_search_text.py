@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from fixtures.messy_bank import write_messy_bank
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fixtures.messy_bank import write_messy_bank
+from tests.test_highlight import AWKWARD, NOT_PLAIN, _texts
 
 from qbank.markup import to_html
 from qbank.search.documents import CJK, clip, plain, text_of
@@ -29,16 +30,9 @@ def converted(text: str) -> str:
 
 
 def bank_texts(content: Path) -> Iterator[str]:
-    """Every text of every question of the bank in ``content``, in every locale."""
+    """Every text of the bank in ``content`` (every string of every file)."""
     for path in sorted(content.rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or "prompt" not in data:
-            continue
-        texts = [data["prompt"], *(data.get("options") or {}).values()]
-        texts += [data.get(k) or {} for k in ("explanation", "assesses", "model_answer")]
-        for by_locale in texts:
-            if isinstance(by_locale, dict):
-                yield from by_locale.values()
+        yield from _texts(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
 def check_bank(content: Path, least: int) -> None:
@@ -82,7 +76,7 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize("text", SHAPES)
+@pytest.mark.parametrize("text", SHAPES + AWKWARD + NOT_PLAIN)
 def test_shapes_agree(text: str) -> None:
     assert text_of(text) == converted(text)
 
