@@ -103,7 +103,8 @@ def clip(text: str, size: int) -> str:
 
 
 def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:
-    """Each term of the texts of ``fields`` (prompt, options, the rest) with its weight step."""
+    """Each term of the texts of ``fields`` (prompt, options, the rest) with its weight step,
+    in the order they first occur (the index files sort terms themselves)."""
     found: list[str] = []  # every term, as often as its field's weight says (counted in C)
     length = 0
     for weight, texts in zip(WEIGHTS, fields, strict=True):
@@ -118,10 +119,7 @@ def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int],
     steps = {}  # the step of each weighted count (few distinct counts per question)
     for count in set(weighted.values()):
         steps[count] = max(1, min(top, round(count / (count + norm) * top)))
-    ordered = sorted(weighted)
-    return tuple(
-        zip(ordered, map(steps.__getitem__, map(weighted.__getitem__, ordered)), strict=True)
-    )
+    return tuple(zip(weighted, map(steps.__getitem__, weighted.values()), strict=True))
 
 
 @dataclass(frozen=True)
@@ -133,7 +131,7 @@ class SearchDoc:
     prompt: str  # shown in the result list (plain text, code marked)
     more: str  # options, explanation, model answer: excerpts around a match
     filters: tuple[tuple[str, str], ...]  # (filter, value): field, seniority, difficulty
-    terms: tuple[tuple[str, int], ...]  # (term, weight step), sorted by term
+    terms: tuple[tuple[str, int], ...]  # (term, weight step), in order of first occurrence
 
 
 def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
