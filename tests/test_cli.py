@@ -148,6 +148,7 @@ def test_validate_missing_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_new_writes_a_ready_to_fill_file(bank: Path) -> None:
+    write_schemas(bank.parent / "schemas")  # as committed in this repository (else a note)
     code, out, err = run("new", TOPIC, "--slug", "step-phases")
     assert (code, out, err) == (0, f"content/{TOPIC}/step-phases.yaml\n", "")
     text = (bank / TOPIC / "step-phases.yaml").read_text(encoding="utf-8")

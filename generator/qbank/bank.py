@@ -241,6 +241,19 @@ def display_key(catalog: Catalog) -> Callable[[Entry], tuple[int, int, int, str]
     return key
 
 
+def no_catalog(root: Path) -> Problem:
+    """The problem of a content folder without catalog.yaml (the wrong folder, or no bank)."""
+    return Problem(
+        display_path(root / CATALOG_FILE),
+        1,
+        1,
+        "",
+        "the bank has no catalog.yaml",
+        "a content folder holding catalog.yaml: run qbank in your bank's folder, or name "
+        "the content folder with --content DIR",
+    )
+
+
 def _check_all(
     root: Path, loading: Loading, progress: Report, *, keep_entries: bool
 ) -> tuple[Catalog | None, list[Checked], list[Problem]]:
@@ -248,16 +261,7 @@ def _check_all(
     catalog_doc, catalog = loading.catalog(root)
     problems: list[Problem] = list(catalog_doc.problems)
     if not (root / CATALOG_FILE).exists():
-        problems = [
-            Problem(
-                display_path(root / CATALOG_FILE),
-                1,
-                1,
-                "",
-                "the bank has no catalog.yaml",
-                "a content folder holding catalog.yaml (see `qbank new`)",
-            )
-        ]
+        problems = [no_catalog(root)]
     locale = default_locale(catalog_doc, catalog)
     checker = QuestionChecker(root, catalog, locale, make_entry=Entry if keep_entries else None)
     files = loading.files(root, catalog, problems)

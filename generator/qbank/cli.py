@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -100,7 +101,7 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> 
 
 
 @main.command()
-@click.argument("where", metavar="FIELD/TOPIC")
+@click.argument("where", metavar="FIELD/TOPIC", default="")  # none: list the topics
 @click.option(
     "--type",
     "kind",
@@ -118,15 +119,25 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> 
 @content_option
 def new(where: str, kind: str, locales: str | None, slug: str | None, content: Path) -> None:
     """Write a ready-to-fill question file with a fresh UUIDv7 in FIELD/TOPIC."""
-    from qbank.scaffold import new_question
+    from qbank.scaffold import new_question, schema_path
 
+    if not (content / CATALOG_FILE).is_file():  # run inside the bank: find it, as validate does
+        content = _bank_root(content)
     try:
         path = new_question(
             content, where, kind=kind, slug=slug, locales=locales.split(",") if locales else None
         )
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(path.as_posix())
+    click.echo(Path(os.path.relpath(path)).as_posix() if path.is_absolute() else path.as_posix())
+    schema = schema_path(content)
+    if not schema.is_file():
+        folder = Path(os.path.relpath(schema.parent)).as_posix()
+        click.echo(
+            f"note: {folder}/{schema.name} does not exist yet; run `qbank schema {folder}` "
+            "so that editors complete and check the file",
+            err=True,
+        )
 
 
 @main.command()

@@ -324,7 +324,7 @@ class QuestionChecker:
         for key, texts in q.options.items():
             for locale, text in texts.items():
                 norm = normalize_text(text)
-                if (locale, norm) in seen:
+                if norm and (locale, norm) in seen:  # empty: reported as empty text
                     problems.append(
                         doc.problem(
                             ("options", key, locale),

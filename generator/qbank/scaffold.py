@@ -7,7 +7,7 @@ from pathlib import Path
 
 import uuid6
 
-from qbank.bank import load_catalog, valid_topics_hint
+from qbank.bank import CATALOG_FILE, load_catalog, no_catalog, valid_topics_hint
 from qbank.model import SLUG_PATTERN
 from qbank.problems import ContentError
 
@@ -15,10 +15,15 @@ SCHEMA_DIR = "schemas"
 QUESTION_SCHEMA = "question.schema.json"
 
 
+def schema_path(content: Path) -> Path:
+    """Where question files' schema comment points: ``schemas/`` beside the content folder
+    (``qbank schema`` writes it there when run in the bank's folder)."""
+    return content.resolve().parent / SCHEMA_DIR / QUESTION_SCHEMA
+
+
 def schema_comment(question_dir: Path, content: Path) -> str:
     """The first line that tells editors (yaml-language-server) where the schema is."""
-    schema = content.resolve().parent / SCHEMA_DIR / QUESTION_SCHEMA
-    relative = os.path.relpath(schema, question_dir.resolve())
+    relative = os.path.relpath(schema_path(content), question_dir.resolve())
     return f"# yaml-language-server: $schema={Path(relative).as_posix()}"
 
 
@@ -34,13 +39,16 @@ def new_question(
     place, slug or locales are wrong (the message lists what is valid)."""
     import re
 
+    if not (content / CATALOG_FILE).is_file():
+        raise ValueError(no_catalog(content).format_text())
     try:
         catalog = load_catalog(content)
     except ContentError as exc:
         raise ValueError(exc.format_text()) from None
     parts = where.strip("/").split("/")
     if len(parts) != 2:
-        raise ValueError(f"{where!r}: expected FIELD/TOPIC; {valid_topics_hint(catalog)}")
+        what = f"{where!r}: expected FIELD/TOPIC" if where else "missing FIELD/TOPIC"
+        raise ValueError(f"{what}; {valid_topics_hint(catalog)}")
     field_key, topic_key = parts
     topics = (
         {t for s in catalog.fields[field_key].specializations.values() for t in s.topics}

@@ -1252,13 +1252,25 @@
     }
     return searchLoad;
   }
+  /* The panel opens and takes the focus at once, inside the reader's tap or key (a phone
+   * shows its keyboard only then), so what they type while search.js arrives is kept and
+   * searched when it has. */
   function openSearch() {
     var loading = loadSearch();
     if (!loading) return;
+    var box = document.querySelector(".qb-search");
+    var panel = box && box.querySelector(".qb-search__panel");
+    var input = box && box.querySelector(".qb-search__input");
+    if (panel && input) {
+      panel.hidden = false;
+      input.focus();
+    }
     loading.then(function () {
-      var box = document.querySelector(".qb-search");
-      if (box && box.qbSearch && box.qbSearch.panel.hidden) box.qbSearch.show();
-    }, function () { /* offline: the box stays closed */ });
+      var search = box && box.qbSearch;
+      if (!search) return;
+      search.show();
+      if (search.input.value.trim()) search.search();
+    }, function () { if (panel) panel.hidden = true; /* offline: the box stays closed */ });
   }
   ["pointerover", "focusin", "click"].forEach(function (type) {
     document.addEventListener(type, function (e) {
