@@ -20,7 +20,8 @@ browser context (empty cache) per load. Each page is loaded twice:
    (resource timing's ``transferSize`` of the page and everything it loaded);
 2. clicked: from the first byte on, the first option of the first question one click
    answers (a single-answer choice; plain: the first answer block's summary) is clicked
-   again and again until the click gives feedback (qbank: the question's feedback line has
+   again and again where it is shown (Playwright's ``force``: no wait for a stable box)
+   until the click gives feedback (qbank: the question's feedback line has
    text; plain: the ``<details>`` opens; quiz: its feedback shows). "First
    answer" is when that click's feedback was painted (the click's timestamp plus its Event
    Timing duration); then five questions further down are scrolled to and clicked once
@@ -270,14 +271,20 @@ def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
     }
 
 
-def _click_and_wait(page: Any, kind: str, index: int, timeout: float) -> dict[str, Any] | None:
+def _click_and_wait(
+    page: Any, kind: str, index: int, timeout: float, force: bool = False
+) -> dict[str, Any] | None:
     """Click question ``index``'s target once; its click timing once the feedback shows (or
-    None when it did not show within ``timeout`` seconds)."""
+    None when it did not show within ``timeout`` seconds). ``force``: click where the target
+    is now, as a reader's tap does, without waiting until Playwright finds it stable (two
+    animation frames with the same box: while the page loads, seconds after it shows)."""
     spec = KINDS[kind]
     question = page.locator(spec["clickable"]).nth(index)
     before = page.evaluate("() => window.__bench.clicks.length")
     try:
-        question.locator(spec["target"]).first.click(timeout=60_000, no_wait_after=True)
+        question.locator(spec["target"]).first.click(
+            timeout=60_000, no_wait_after=True, force=force
+        )
     except Exception:  # not clickable yet (not laid out): try again
         return None
     check = f"([i, q]) => ({spec['feedback']})(document.querySelectorAll(q)[i])"
@@ -307,7 +314,7 @@ def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
         deadline = time.monotonic() + 120
         while first is None and time.monotonic() < deadline:
             if page.evaluate(f"() => !!document.querySelector({json.dumps(spec['clickable'])})"):
-                first = _click_and_wait(page, kind, 0, 0.15)
+                first = _click_and_wait(page, kind, 0, 0.15, force=True)
             else:
                 time.sleep(0.02)
         if first is None:

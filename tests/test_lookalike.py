@@ -226,3 +226,25 @@ def test_the_join_counts_pair_codes_alike_in_32_and_64_bits(
     assert narrow[0][0], "the bank has near-duplicates"
     monkeypatch.setattr(qbank.similarity, "_CODES_IN_32_BITS_UP_TO", 0)
     assert [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)] == narrow
+
+
+def test_a_capped_join_still_finds_templated_near_duplicates() -> None:
+    """Thousands of templated prompts share every prefix shingle, so the cap cuts every
+    list short; the lists cut short are gone through again in min-hash order, where
+    near-duplicates sit side by side: with a cap of 4, 2,000 look-alike prompts with 100
+    planted near-duplicate pairs give nearly all of them (the size order alone: 38), each
+    with its exact similarity."""
+    make_bank = _make_bank_module()
+    rng = random.Random(5)
+    templated = make_bank.LookalikePrompts(rng, {"en": make_bank.TextMaker(rng, "en")})
+    templated.NEAR_EVERY = 20  # the prompt before, one word more, every 20th
+    prompts = [templated.prompts(n, ["en"])["en"] for n in range(2000)]
+    items = [(n, prompt_keys(prompt)[1]) for n, prompt in enumerate(prompts)]
+    exact = {(a, b): score for a, b, score in near_duplicates(items, 0.9)}
+    planted = {(n - 1, n) for n in range(2000) if n % 20 == 10}
+    assert planted <= exact.keys()
+    found, capped = bounded_near_duplicates(items, 0.9, 4)
+    assert capped
+    for a, b, score in found:
+        assert exact[a, b] == score
+    assert len(planted & {(a, b) for a, b, _ in found}) >= 90  # 98-100 (hash seeds)

@@ -325,3 +325,31 @@ def test_quiet_is_the_no_op(monkeypatch: pytest.MonkeyPatch) -> None:
         report("checking files", 5, 10)
     assert report is progress.no_progress
     assert stream.getvalue() == ""
+
+
+def test_quick_work_on_a_terminal_does_not_import_tqdm(tmp_path: Path) -> None:
+    """The bar (and tqdm) is made only once the delay has passed: a quick run on a terminal
+    pays nothing for progress; a run past the delay draws it."""
+    script = (
+        "import os, sys\n"
+        "from qbank.progress import shown\n"
+        "stream = open(os.ttyname(2), 'w')\n"
+        "with shown('validate', stream=stream) as report:\n"
+        "    report('checking files', 5, 10)\n"
+        "print('tqdm' in sys.modules)\n"
+    )
+    for delay, imported in (("3600", b"False"), ("0", b"True")):
+        env = {**_env(delay), "PYTHONPATH": os.pathsep.join(sys.path)}
+        controller, terminal = os.openpty()
+        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stderr=terminal,
+            stdout=subprocess.PIPE,
+            check=True,
+        )
+        os.close(terminal)
+        os.close(controller)
+        assert done.stdout.strip() == imported, delay

@@ -117,6 +117,7 @@ def test_parallel_check_reports_the_same(
         (broken_bank / TOPIC / f"ok-{n}.yaml").write_text(text, encoding="utf-8")
     sequential = check_bank(broken_bank)[1]
     monkeypatch.setattr("qbank.parallel.PARALLEL_FROM", 2)
+    monkeypatch.setattr("qbank.parallel.spare_core", lambda cores: True)  # even when busy
     monkeypatch.setattr("qbank.parallel.CHUNK", 3)  # both processes take several chunks
     parallel = check_bank(broken_bank)[1]
     assert sorted(parallel) == sorted(sequential)
@@ -147,3 +148,12 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
         assert [(Path(p.path).name, p.message.rsplit("/", 1)[1]) for p in same] == [
             ("collide-2.yaml", "collide-0.yaml")
         ]
+
+
+def test_a_helper_only_with_a_spare_core() -> None:
+    """The second process is forked only when a core has nothing else to run: never on
+    one core, always with more cores than there can be tasks running."""
+    from qbank.parallel import spare_core
+
+    assert spare_core(1) is False
+    assert spare_core(1_000_000) is True

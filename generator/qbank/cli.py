@@ -362,7 +362,7 @@ def build(out: Path, config_file: Path, watch: bool, content: Path, quiet: bool)
     from qbank.docstree import TreeBuilder
     from qbank.problems import display_path
 
-    builder = TreeBuilder(content, out, config_file)
+    builder = TreeBuilder(content, out, config_file, keep=watch)
     try:
         with shown("build", quiet=quiet) as progress:
             report = builder.build(progress)

@@ -5,8 +5,9 @@ ProperDocs, Zensical) publishes it. The folder ``out`` holds::
 
     mkdocs.yml     the user's config (read, not imported) with the nav, the theme settings,
                    the assets and qbank's settings; no qbank plugin, no built-in search
-    docs/          every locale's pages (``render_site`` without placeholders: each question's
-                   Markdown heading, then its HTML), the images, the practice and JSON API
+    docs/          every locale's pages (each question's Markdown heading, then its HTML:
+                   ``render_site``'s placeholders filled in as each page is written), the
+                   images, the practice and JSON API
                    files, each locale's search index and sitemap, and the assets
     overrides/     the theme overrides (``site_templates/overrides``) and a language partial
                    that gives each page its locale's language (one build holds every locale)
@@ -15,10 +16,14 @@ ProperDocs, Zensical) publishes it. The folder ``out`` holds::
 
 Never imports MkDocs. Writing is deterministic and rewrites only the files whose bytes
 changed; files of ``docs/`` and ``overrides/`` that the bank no longer makes are removed.
+A one-off build renders, writes and lets go one locale after the other (``qbank.release``:
+at 30,000 questions x 3 locales holding every locale's pages took 3.6 GB); ``--watch`` keeps
+the whole site for the next edit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -30,11 +35,13 @@ from typing import Any
 
 import yaml
 
-from qbank.bank import Bank, Checked, load_bank
+from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.incremental.cache import FileCache
+from qbank.model import TEXT_FIELDS, Catalog
 from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
 from qbank.progress import Report, no_progress
+from qbank.release import releasing
 from qbank.render import (
     BodyCache,
     RenderedSite,
@@ -42,8 +49,17 @@ from qbank.render import (
     gone_entries,
     render_site,
     update_site,
+    without_placeholders,
 )
-from qbank.search import INDEX_DIR, index_files, iter_docs, search_settings
+from qbank.search import (
+    INDEX_DIR,
+    LiveIndex,
+    SearchDoc,
+    index_files,
+    iter_docs,
+    question_doc,
+    search_settings,
+)
 from qbank.sitemaps import locale_sitemap
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
@@ -59,6 +75,7 @@ from qbank.theme import (
     material_language,
     preloads,
 )
+from qbank.translations import is_stale
 
 CONFIG = "mkdocs.yml"
 DOCS = "docs"
@@ -237,7 +254,7 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
 
 
 def _tree_options(options: RenderOptions) -> RenderOptions:
-    return dataclasses.replace(options, placeholders=False, defer_files=True, locales=())
+    return dataclasses.replace(options, placeholders=True, defer_files=True, locales=())
 
 
 def _escape_title(markdown: str) -> str:
@@ -252,40 +269,64 @@ def _search_files(bank: Bank, locale: str, page_size: int) -> Iterator[tuple[str
         yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
 
 
+def _data_files(
+    bank: Bank, site: RenderedSite, locale: str, fields: Collection[str] | None, search: bool
+) -> Iterator[tuple[str, bytes]]:
+    """A locale's practice and JSON API files (``fields``: the practice files of those
+    fields only) and (``search``) its search index, as tree files. (A function of its own:
+    nothing of the renderer that made them outlives it, so ``releasing`` lets that go.)"""
+    produce = site.deferred.get(locale)
+    limits = {} if fields is None else {"fields": fields}
+    for path, chunks in produce(**limits) if produce else ():
+        yield f"{DOCS}/{path}", b"".join(chunks)
+    if search:
+        yield from _search_files(bank, locale, site.page_size)
+
+
 def tree_files(
     bank: Bank,
-    site: RenderedSite,
-    config: dict[str, Any],
+    sites: Iterable[RenderedSite],
+    user: dict[str, Any],
     fields: Collection[str] | None = None,
     own_docs: Path | None = None,
     locales: Collection[str] | None = None,
+    *,
+    release: bool = False,
+    search: bool = True,
 ) -> Iterator[tuple[str, bytes]]:
-    """Every file of the tree but the site: (path relative to ``out``, bytes); with
-    ``fields``, of the practice files only those of these fields; with ``locales``, the JSON
-    API, practice files and search index of those locales only. The files of ``own_docs``
-    (the user's docs_dir: hand-written pages) come along where the bank makes no file."""
-    yield CONFIG, _config_text(config).encode()
-    made = {*site.pages, *site.files, *ASSETS, *LAZY_ASSETS}
+    """Every file of the tree but the site: (path relative to ``out``, bytes). ``sites`` are
+    the rendered sites, with placeholders (one of every locale, or one per locale: with
+    ``release`` each is let go once written, ``qbank.release``, before the next is asked
+    for); the config comes last, from all their navs. With ``fields``, of the practice files
+    only those of these fields; with ``locales``, the JSON API, practice files and search
+    index of those locales only; without ``search``, no search index (``TreeBuilder`` with
+    ``keep`` keeps it up to date itself). The files of ``own_docs`` (the user's docs_dir:
+    hand-written pages) come along where the bank makes no file."""
+    made: set[str] = set()
+    whole = RenderedSite()  # every locale's nav and title, for the config
+    site_url = str(user.get("site_url") or "")
+    for site in sites:
+        whole.nav.update(site.nav)
+        whole.titles.update(site.titles)
+        for path in sorted(site.pages.keys() - made):  # (each locale's render makes index.md)
+            page = without_placeholders(site, site.pages[path])
+            yield f"{DOCS}/{path}", _escape_title(page).encode()
+        for path in sorted(site.files.keys() - made):
+            yield f"{DOCS}/{path}", site.files[path]
+        made.update(site.pages, site.files)
+        with releasing(site) if release else contextlib.nullcontext():
+            for locale in (loc for loc in bank.catalog.locales if loc in site.nav):
+                sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
+                yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
+                if locales is None or locale in locales:
+                    yield from _data_files(bank, site, locale, fields, search)
+    yield CONFIG, _config_text(tree_config(user, bank, whole)).encode()
+    made.update(ASSETS, LAZY_ASSETS)
     if own_docs is not None and own_docs.is_dir():
         for found in sorted(own_docs.rglob("*")):
             relative = found.relative_to(own_docs).as_posix()
             if found.is_file() and relative not in made and not relative.startswith("."):
                 yield f"{DOCS}/{relative}", found.read_bytes()
-    for path in sorted(site.pages):
-        yield f"{DOCS}/{path}", _escape_title(site.pages[path]).encode()
-    for path in sorted(site.files):
-        yield f"{DOCS}/{path}", site.files[path]
-    for locale in bank.catalog.locales:
-        site_url = str(config.get("site_url") or "")
-        sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
-        yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
-        if locales is not None and locale not in locales:
-            continue
-        produce = site.deferred.get(locale)
-        limits = {} if fields is None else {"fields": fields}
-        for path, chunks in produce(**limits) if produce else ():
-            yield f"{DOCS}/{path}", b"".join(chunks)
-        yield from _search_files(bank, locale, site.page_size)
     for asset in (*ASSETS, *LAZY_ASSETS):
         yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
     overrides = TEMPLATES / "overrides"
@@ -356,10 +397,13 @@ class TreeBuilder:
     out: Path
     config_file: Path
     report_template: str = "question-problem.yml"
+    keep: bool = False  # keep the site and bodies across builds (``--watch``)
     files: FileCache[Checked] = field(default_factory=FileCache)
     bodies: BodyCache = field(default_factory=BodyCache)
     bank: Bank | None = None
     site: RenderedSite | None = None
+    index: LiveIndex | None = None  # with ``keep``: the search index, updated in place
+    docs: SearchDocs = field(default_factory=lambda: SearchDocs())
 
     def options(self, user: dict[str, Any]) -> RenderOptions:
         """Edit and report links as the plugin makes them from the same config."""
@@ -384,33 +428,128 @@ class TreeBuilder:
 
     def build(self, progress: Report = no_progress) -> TreeReport:
         """Load, render and write the tree; raises ``ContentError`` (nothing written) when
-        the bank has errors. ``progress`` hears of the load's phases."""
+        the bank has errors. ``progress`` hears of the load's phases and of each locale
+        written. Without ``keep``, one locale is rendered, written and let go after the
+        other; with it, every locale's site and question bodies are kept for the next build."""
         bank = load_bank(self.content, self.files, progress)
         user = read_user_config(self.config_file)
         options = _tree_options(self.options(user))
+        own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
+        self.out.mkdir(parents=True, exist_ok=True)
+        if not self.keep:
+            return sync(
+                self.out,
+                tree_files(
+                    bank, _by_locale(bank, options, progress), user, own_docs=own, release=True
+                ),
+            )
         update, before = None, self.bank
         if before is not None and self.site is not None:
             update = update_site(before, self.site, bank, options, self.bodies)
         site = update.site if update is not None else render_site(bank, options, self.bodies)
         self.bank, self.site = bank, site
-        self.out.mkdir(parents=True, exist_ok=True)
-        config = tree_config(user, bank, site)
-        own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
+        if update is None:  # (a new catalog renames the topics the documents show)
+            self.docs = SearchDocs()
         if update is None or before is None:
-            return sync(self.out, tree_files(bank, site, config, own_docs=own))
-        # An edit: the data files (JSON API, practice, search index) of the locales of the
-        # changed questions, of their practice files those of the fields touched; the others
-        # stay. Every page is made again and compared.
-        fields = update.fields
-        changed = [*gone_entries(before, bank), *gone_entries(bank, before)]
-        locales = {locale for entry in changed for locale in entry.locales}
+            fields, locales = None, None
+        else:  # an edit: the data files (JSON API, practice) of the locales of the changed
+            # questions, of their practice files those of the fields touched; the others
+            # stay. Every page is made again and compared.
+            fields = update.fields
+            locales = _locales_changed(before, bank)
 
         def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
             if len(parts) < 4 or parts[2] != "api":
                 return False
+            if "/".join(parts[2:]).startswith(f"{INDEX_DIR}/"):
+                return True  # the search index: self.index keeps it
+            if fields is None or locales is None:
+                return False  # every data file was written
             practice = len(parts) > 5 and parts[3] == "practice" and parts[4] not in fields
             return parts[1] not in locales or practice
 
-        files = tree_files(bank, site, config, fields, own, locales)
-        return sync(self.out, files, untouched)
+        files = tree_files(bank, [site], user, fields, own, locales, search=False)
+        report = sync(self.out, files, untouched)
+        self._index(bank, options.page_size)
+        return report
+
+    def _index(self, bank: Bank, page_size: int) -> None:
+        """Bring the search index up to ``bank``: written whole the first time, then an
+        edit's few files at once, a locale whose questions were added, removed or moved
+        rebuilt in the background (``qbank.search.LiveIndex``, as under ``mkdocs serve``)."""
+        url = question_url(bank, page_size)
+        docs = {locale: self.docs.of(bank, locale, url) for locale in bank.catalog.locales}
+        if self.index is None:
+            self.index = LiveIndex(self.out / DOCS)
+            self.index.first(docs)
+        else:
+            self.index.rebuilt(docs)
+
+
+class SearchDocs:
+    """Each locale's search documents kept across builds: a question whose file did not
+    change (the loader hands back the very same ``Entry``) and whose topic page part is the
+    same keeps its document, so that an edit makes one document, not the whole bank's."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, dict[str, tuple[Entry, str, SearchDoc]]] = {}
+
+    def of(
+        self, bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+    ) -> list[SearchDoc]:
+        """``iter_docs(bank, locale, topic_url)`` as a list, from the kept documents where
+        they still hold."""
+        before, now = self.kept.get(locale, {}), {}
+        for entry in bank.entries:
+            if locale in entry.locales:
+                url = topic_url(locale, entry)
+                hit = before.get(entry.id)
+                if hit is None or hit[0] is not entry or hit[1] != url:
+                    hit = (entry, url, question_doc(bank, entry, locale, url))
+                now[entry.id] = hit
+        self.kept[locale] = now
+        return [doc for _, _, doc in now.values()]
+
+
+def _locales_changed(before: Bank, after: Bank) -> set[str]:
+    """The locales whose data files changed questions may change: those a question was
+    added to or removed from, and those in which an edited question reads otherwise
+    (``_as_seen_in``: an edit of the English prompt leaves the Chinese files as they were)."""
+    old = {entry.file: entry for entry in gone_entries(before, after)}
+    new = {entry.file: entry for entry in gone_entries(after, before)}
+    locales: set[str] = set()
+    for path in old.keys() | new.keys():
+        a, b = old.get(path), new.get(path)
+        if a is None or b is None or a.locales != b.locales:
+            locales.update(*(entry.locales for entry in (a, b) if entry is not None))
+            continue
+        changed = (loc for loc in b.locales if loc not in locales)
+        catalog = after.catalog
+        locales.update(
+            loc for loc in changed if _as_seen_in(a, loc, catalog) != _as_seen_in(b, loc, catalog)
+        )
+    return locales
+
+
+def _as_seen_in(entry: Entry, locale: str, catalog: Catalog) -> tuple[Any, ...]:
+    """What a question's files in ``locale`` are made from: its texts in that locale,
+    everything that is no text, and whether that text is out of date."""
+    q = entry.question
+    texts = {name: (getattr(q, name) or {}).get(locale) for name in TEXT_FIELDS}
+    options = {key: text.get(locale) for key, text in (q.options or {}).items()}
+    rest = q.model_dump(exclude={*TEXT_FIELDS, "options"})
+    where = (entry.file, entry.field, entry.specialization, entry.topic, entry.slug)
+    return (*where, entry.seniorities, texts, options, rest, is_stale(entry, locale, catalog))
+
+
+def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
+    """Each locale's site alone, rendered when asked for (``tree_files`` lets the one before
+    go first). No body is kept: a question's HTML is made for each page that shows it, its
+    texts' conversions kept by ``qbank.markup`` (at 3,000 questions keeping the bodies saved
+    ~4% of the CPU and cost a third more memory at the peak)."""
+    locales = bank.catalog.locales
+    for done, locale in enumerate(locales):
+        progress(f"writing {locale}", done, len(locales))
+        yield render_site(bank, dataclasses.replace(options, locales=(locale,)), None)
+    progress("writing", len(locales), len(locales))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import operator
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Callable
@@ -71,7 +72,7 @@ class Position:
 class Document:
     """One parsed YAML file: its data, its text (for positions on demand) and its problems."""
 
-    path: Path
+    path: str | Path
     display: str
     text: str
     data: Any = None
@@ -101,7 +102,8 @@ class Document:
     def locate(
         self, key: Path_, *, at_value: bool = False, text_line: int | None = None
     ) -> tuple[int, int]:
-        """Line and column of ``key``, or of its nearest written ancestor.
+        """Line and column of ``key``, or of its nearest written ancestor (a missing top-level
+        key: the document's first key, below any comment lines).
 
         ``text_line`` is a 0-based line inside the key's text value (0: its first line).
         """
@@ -109,8 +111,9 @@ class Document:
         probe = key
         while probe and probe not in positions:
             probe = probe[:-1]
-        if not probe:
-            return 1, 1
+        if not probe:  # a key missing from the top: where the document's keys start
+            first = next((p for k, p in positions.items() if isinstance(k[0], str)), None)
+            return (first.line, first.col) if first else (1, 1)
         pos = positions[probe]
         if probe != key:
             # ``answer[0]`` of ``answer: z``: the nearest written ancestor's value.
@@ -143,7 +146,7 @@ def dotted(key: Path_) -> str:
     return out
 
 
-def read_document(path: Path, display: str) -> Document:
+def read_document(path: str | Path, display: str) -> Document:
     """Read and parse one YAML file; problems are collected on the document, never raised."""
     doc = Document(path, display, "")
     try:
@@ -324,6 +327,29 @@ def _may_hold_anchor_or_alias(text: str) -> bool:
 _TAB_HINT = "indentation with spaces (YAML does not allow tabs)"
 
 
+_COLON_HINT = 'quotes around a text holding ": " (en: "Workers: more of them"), or a | block'
+_KEY_LINE = re.compile(r"( *)(?:- +)?([A-Za-z0-9_-]+) *:(?: +(?!#)(.)|[ \t]*(?:#.*)?$)")
+
+
+def _key_at(text: str, line: int) -> str:
+    """The dotted key a broken file's ``line`` (1-based) most likely belongs to: its own key
+    and the keys without a value of their own (``options:``) less indented above it (the
+    parser gives no key path for a syntax error)."""
+    path: list[str] = []
+    indent: int | None = None
+    for raw in reversed(text.split("\n", line)[:line]):
+        found = _KEY_LINE.match(raw)
+        if found is None or (indent is not None and len(found.group(1)) >= indent):
+            continue
+        if path and found.group(3) is not None:  # ``en: text`` holds no keys
+            continue
+        indent = len(found.group(1))
+        path.append(found.group(2))
+        if indent == 0:
+            break
+    return ".".join(reversed(path))
+
+
 def _yaml_problem(display: str, exc: yaml.MarkedYAMLError, text: str = "") -> Problem:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -335,7 +361,12 @@ def _yaml_problem(display: str, exc: yaml.MarkedYAMLError, text: str = "") -> Pr
         hint = _TAB_HINT
     elif "maximum nesting depth" in message:
         hint = "a question file nested a few levels deep"
-    return Problem(display, line, col, "", f"not valid YAML: {message}", hint)
+    elif "mapping values are not allowed" in message:
+        hint = _COLON_HINT
+    # An unclosed [ or { is noticed lines later: its key is where it opened.
+    opened = exc.context_mark if exc.context and "flow" in exc.context else mark
+    key = _key_at(text, opened.line + 1) if opened and len(text) < 1_000_000 else ""
+    return Problem(display, line, col, key, f"not valid YAML: {message}", hint)
 
 
 def _refuse_anchors(doc: Document) -> bool:

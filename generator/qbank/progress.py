@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ Report = Callable[[str, int, int], None]  # phase, done, total (0: not counted)
 DELAY = 2.0  # seconds of work before any progress shows
 DELAY_ENV = "QBANK_PROGRESS_DELAY"  # overrides DELAY (0: from the start)
 LINE_EVERY = 10.0  # seconds: a plain line at least this often while reports come
+REDRAW_EVERY = 0.25  # seconds: the bar is redrawn at most this often within a phase
 STEPS = 10  # a plain line each time a counted phase passes another tenth
 
 
@@ -124,40 +126,57 @@ _UNCOUNTED = "{desc} {elapsed}"
 
 
 class _Bar:
-    """One tqdm bar, its phase, count and total changed as reports come; the elapsed time
-    is the whole work's. Cleared when the work ends."""
+    """One tqdm bar, made once the work has run ``delay`` seconds (tqdm is imported only
+    then: quick work pays nothing for it), its phase, count and total changed as reports
+    come, redrawn at most every ``REDRAW_EVERY`` seconds (and at a phase's start and end);
+    the elapsed time is the whole work's. Cleared when the work ends."""
 
     def __init__(self, stream: TextIO, delay: float) -> None:
-        from tqdm import tqdm
-
-        class Bar(tqdm):  # type: ignore[type-arg]
-            monitor_interval = 0  # no monitor thread: the bank checks fork a process
-
-        self.bar: tqdm[None] = Bar(
-            total=None,
-            desc="starting",
-            file=stream,
-            delay=delay,
-            leave=False,
-            miniters=1,
-            dynamic_ncols=True,
-            bar_format=_UNCOUNTED,
-        )
-        self.shown_from = self.bar.start_t + delay  # on tqdm's clock
+        self.stream = stream
+        self.start = time.time()  # on tqdm's clock
+        self.shown_from = self.start + delay
+        self.bar: tqdm[None] | None = None
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         bar = self.bar
-        if phase == bar.desc and (total or None) == bar.total:
-            bar.update(done - bar.n)
-            if total and done >= total and time.time() >= self.shown_from:
-                bar.refresh()  # a phase's last count is always drawn (update() may skip it)
+        if bar is None:
+            if time.time() < self.shown_from:
+                return
+            bar = self.bar = self._make(phase, done, total)
+        elif phase == bar.desc and (total or None) == bar.total:
+            bar.update(done - bar.n)  # redrawn if REDRAW_EVERY has passed
+            if total and done >= total:
+                bar.refresh()  # a phase's last count is always drawn
             return
         bar.set_description_str(phase, refresh=False)
         bar.total = total or None
         bar.bar_format = _COUNTED if total else _UNCOUNTED
         bar.n = bar.last_print_n = done
-        if time.time() >= self.shown_from:
-            bar.refresh()
+        bar.refresh()
+
+    def _make(self, phase: str, done: int, total: int) -> tqdm[None]:
+        from tqdm import tqdm
+
+        class Bar(tqdm):  # type: ignore[type-arg]
+            monitor_interval = 0  # no monitor thread: the bank checks fork a process
+
+        # One bar in one process: a thread lock, not tqdm's default one that also makes a
+        # multiprocessing lock (importing multiprocessing; a third of the bar's set-up).
+        Bar.set_lock(threading.RLock())
+        bar: tqdm[None] = Bar(
+            total=total or None,
+            initial=done,
+            desc=phase,
+            file=self.stream,
+            leave=False,
+            mininterval=REDRAW_EVERY,
+            miniters=1,
+            dynamic_ncols=True,
+            bar_format=_COUNTED if total else _UNCOUNTED,
+        )
+        bar.start_t = self.start  # the elapsed time counts from the start of the work
+        return bar
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()

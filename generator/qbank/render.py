@@ -103,6 +103,12 @@ class Slot:
     copy: bool
     make: Callable[..., str] = field(compare=False, repr=False)
     title_html: str = ""  # the heading's HTML (inline code kept); empty: ``title`` escaped
+    markdown: str = ""  # the heading's Markdown (``Heading.markdown``)
+
+    @property
+    def heading(self) -> str:
+        """The Markdown heading line a page without placeholders shows (``_Renderer.heading``)."""
+        return heading_line(self.level, self.markdown, self.anchor)
 
     @property
     def html(self) -> str:
@@ -129,6 +135,11 @@ class RenderedSite:
 
 PLACEHOLDER = "qbank:question:{}:end"
 """The line that stands for the run ``RenderedSite.blocks[n]`` (``RenderOptions.placeholders``)."""
+
+
+def heading_line(level: int, markdown: str, anchor: str) -> str:
+    """A question's Markdown heading: its level, its title and its anchor id."""
+    return f"{'#' * level} {markdown} {{#{anchor}}}"
 
 
 def md_escape(text: str) -> str:
@@ -399,6 +410,7 @@ class _Renderer:
                     copy,
                     self.question_html,
                     self.heading_of(e, locale).html,
+                    self.heading_of(e, locale).markdown,
                 )
                 for e in entries
             )
@@ -418,7 +430,7 @@ class _Renderer:
 
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
         """The Markdown heading that puts a question in the table of contents."""
-        return f"{'#' * level} {self.heading_of(entry, locale).markdown} {{#h-{entry.id}}}"
+        return heading_line(level, self.heading_of(entry, locale).markdown, f"h-{entry.id}")
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -928,6 +940,22 @@ def page_paths(bank: Bank, locale: str, page_size: int = DEFAULT_PAGE_SIZE) -> l
 
 PLACEHOLDER_NUMBER = re.compile(re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)"))
 """Finds the placeholders of a page; group 1 is the number of the run it stands for."""
+# A run's item as the page templates write it (``{{ heading }}``, a blank line, ``{{ html }}``,
+# a blank line), the heading empty and the HTML the placeholder.
+_RUN_ITEM = re.compile("\n\n" + PLACEHOLDER_NUMBER.pattern + "\n\n")
+
+
+def without_placeholders(site: RenderedSite, markdown: str) -> str:
+    """A page rendered with placeholders as it reads without (each run's questions' headings
+    and HTML in its place): its HTML made now, so that a publisher of Markdown pages holds
+    one page's questions at a time, not every page's."""
+
+    def run(match: re.Match[str]) -> str:
+        return "".join(f"{s.heading}\n\n{s.html}\n\n" for s in site.blocks[int(match.group(1))])
+
+    return _RUN_ITEM.sub(run, markdown)
+
+
 # From this many changed question files on, ``update_site`` leaves it to a full render.
 UPDATE_LIMIT = 500
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -10,7 +12,7 @@ from qbank.catalog import catalog_topics
 from qbank.loader import Document, Path_, read_document, validate_model
 from qbank.model import DIFFICULTY_SENIORITY, OPTION_KEYS, TEXT_FIELDS, Catalog, Question
 from qbank.problems import Problem
-from qbank.safety import local_images, unsafe_parts
+from qbank.safety import local_images, unsafe_parts, without_markup
 from qbank.similarity import normalize_text, prompt_keys
 from qbank.translations import stale_problems
 
@@ -76,8 +78,7 @@ class QuestionChecker:
         """Every problem of one file; when it has none, what the cross-file checks need
         (its prompts' comparison keys are computed here, possibly in the helper process)
         and, if entries are kept, its entry."""
-        path = Path(file_path)
-        doc = read_document(path, shown)
+        doc = read_document(file_path, shown)  # a str: no Path made per file
         if doc.problems:
             return doc.problems, None, None
         if not isinstance(doc.data, dict):
@@ -92,10 +93,11 @@ class QuestionChecker:
         question = validate_model(doc, Question, self.context, _question_keys)
         if question is None or self.catalog is None:
             return doc.problems, None, None
-        seniorities = self._check(doc, question, path)
+        seniorities = self._check(doc, question, file_path)
         if doc.problems:
             return doc.problems, None, None
-        file = f"{field_key}/{topic_key}/{path.name}"
+        name = os.path.basename(file_path)  # noqa: PTH119 (a str: no Path made per file)
+        file = f"{field_key}/{topic_key}/{name}"
         found = Found(
             question.id,
             file,
@@ -111,14 +113,14 @@ class QuestionChecker:
                 field_key,
                 self.spec_of[field_key, topic_key],
                 topic_key,
-                path.name[:-5],
+                name[:-5],
                 seniorities,
                 tuple(loc for loc in self.locales if loc in question.prompt),
                 doc.digest,
             )
         return doc.problems + stale_problems(doc, question, self.locales), found, entry
 
-    def _check(self, doc: Document, q: Question, path: Path) -> tuple[str, ...]:
+    def _check(self, doc: Document, q: Question, file_path: str) -> tuple[str, ...]:
         problems = doc.problems
         # Seniority: written, or derived from difficulty.
         seniorities = tuple(q.seniority)
@@ -141,7 +143,7 @@ class QuestionChecker:
             elif derived is None:
                 problems.append(
                     doc.problem(
-                        (),
+                        ("seniority",),
                         "an open question without difficulty needs a seniority",
                         "seniority: junior, mid or senior",
                     )
@@ -192,6 +194,19 @@ class QuestionChecker:
                         )
                     )
                     continue
+                opened = unclosed_fence(text) if "``" in text or "~~~" in text else None
+                if opened is not None:
+                    problems.append(
+                        doc.problem(
+                            (*text_key, locale),
+                            "this code block is never closed: the rest of the text would show"
+                            " as code",
+                            "a line of the same fence (```) after the code",
+                            text_line=opened,
+                        )
+                    )
+                if without_markup(text):
+                    continue
                 for part in unsafe_parts(text):
                     problems.append(
                         doc.problem(
@@ -199,7 +214,7 @@ class QuestionChecker:
                         )
                     )
                 for image in local_images(text):
-                    target = (path.parent / image).resolve()
+                    target = (Path(file_path).parent / image).resolve()
                     if not target.is_file() or self.root.resolve() not in target.parents:
                         problems.append(
                             doc.problem(
@@ -248,7 +263,9 @@ class QuestionChecker:
         keys = list(q.options)
         if q.difficulty is None:
             problems.append(
-                doc.problem((), "a choice question needs a difficulty", "difficulty: 1, 2 or 3")
+                doc.problem(
+                    ("difficulty",), "a choice question needs a difficulty", "difficulty: 1, 2 or 3"
+                )
             )
         if len(keys) < 2:
             problems.append(
@@ -271,7 +288,9 @@ class QuestionChecker:
         if q.answer is None:
             problems.append(
                 doc.problem(
-                    (), "a choice question needs an answer", "answer: one of " + ", ".join(keys)
+                    ("answer",),
+                    "a choice question needs an answer",
+                    "answer: one of " + ", ".join(keys),
                 )
             )
         else:
@@ -306,7 +325,7 @@ class QuestionChecker:
         if q.explanation is None:
             problems.append(
                 doc.problem(
-                    (),
+                    ("explanation",),
                     "a choice question needs an explanation",
                     "explanation: why the answer is right and the others wrong",
                 )
@@ -334,6 +353,26 @@ class QuestionChecker:
                         )
                     )
                 seen[locale, norm] = key
+
+
+_FENCE = re.compile(r" *(`{3,}|~{3,})([^`]*)$")
+
+
+def unclosed_fence(text: str) -> int | None:
+    """The line (0-based) of a fenced code block that is opened in ``text`` and never closed
+    (CommonMark: closed by a line of the same character, at least as many, nothing after)."""
+    opening: tuple[int, str] | None = None
+    for number, line in enumerate(text.split("\n")):
+        found = _FENCE.match(line)
+        if found is None:
+            continue
+        fence, rest = found.groups()
+        if opening is None:
+            if fence[0] == "`" or "~" not in rest:
+                opening = (number, fence)
+        elif fence[0] == opening[1][0] and len(fence) >= len(opening[1]) and not rest.strip():
+            opening = None
+    return None if opening is None else opening[0]
 
 
 def question_texts(q: Question) -> Iterator[tuple[Path_, Mapping[str, str]]]:

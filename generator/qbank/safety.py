@@ -79,9 +79,15 @@ def _unescape_entity(body: str) -> str:
     return {"colon": ":", "tab": "\t", "newline": "\n"}.get(body.lower(), "")
 
 
+def without_markup(markdown: str) -> bool:
+    """Whether a text has no raw HTML, link or image at all (most texts): then neither
+    ``unsafe_parts`` nor ``local_images`` finds anything in it."""
+    return "<" not in markdown and "](" not in markdown and "]:" not in markdown
+
+
 def unsafe_parts(markdown: str) -> list[UnsafePart]:
     """Every raw-HTML tag outside the allowlist and every unsafe link or image in a text."""
-    if "<" not in markdown and "](" not in markdown and "]:" not in markdown:
+    if without_markup(markdown):
         return []
     text = _prose(markdown)
     found: list[UnsafePart] = []

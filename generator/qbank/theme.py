@@ -60,9 +60,11 @@ _BUNDLE = re.compile(r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js")
 
 def preloads(theme_dirs: Iterable[str]) -> list[str]:
     """The scripts a page's head asks the browser to fetch at once (site-root paths): the
-    theme's bundle (named in its ``base.html``) and qbank.js. Both run only after the whole
-    page is parsed; fetched from the head, a big topic page is not parsed first and then
-    waits for them (about 1.8 s at 4x CPU on slow 4G, bench/bench_phone.py)."""
+    theme's bundle (named in its ``base.html``), which runs only after the whole page is
+    parsed, and qbank.js, which the head runs as soon as it is here
+    (``partials/javascripts/base.html``); fetched from the head, a big topic page is not
+    parsed first and then waits for them (about 1.8 s at 4x CPU on slow 4G,
+    bench/bench_phone.py)."""
     for folder in theme_dirs:
         base = Path(folder) / "base.html"
         found = _BUNDLE.search(base.read_text("utf-8")) if base.is_file() else None

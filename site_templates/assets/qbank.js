@@ -475,7 +475,7 @@
       var k = li.getAttribute("data-key");
       var isRight = answer.indexOf(k) >= 0;
       if (k === key) li.classList.add("qb-chosen");
-      if (isRight) mark(li, "qb-right", k === key ? t("yours") + ", " + t("rightOpt") : t("rightOpt"));
+      if (isRight) mark(li, "qb-right", k === key ? t("yours") + t("sep") + t("rightOpt") : t("rightOpt"));
       else if (k === key) mark(li, "qb-wrong", t("yours"));
       var b = li.querySelector(".qb-pick");
       if (b) b.setAttribute("aria-pressed", String(k === key));
@@ -503,7 +503,7 @@
     var fb = q.querySelector(".qb-feedback");
     fb.setAttribute("data-state", ok ? "right" : "wrong");
     fb.textContent = ok ? "✓ " + t("right")
-      : "✗ " + t(answer.length > 1 ? "wrongMulti" : "wrong") + answer.join(", ");
+      : "✗ " + t(answer.length > 1 ? "wrongMulti" : "wrong") + answer.join(t("sep"));
     q.classList.toggle("qb-answered-right", ok);
     q.classList.toggle("qb-answered-wrong", !ok);
     openAnswer(q);
@@ -758,14 +758,20 @@
   }
 
   /* ---------------------------------------------------------------- practice */
-  var siteRoot = (function () {
-    try {
-      var config = JSON.parse(document.getElementById("__config").textContent);
-      return new URL(config.base + "/", location.href).href;
-    } catch (e) {
-      return null;
+  /* The site's root URL, from Material's __config at the end of the body (this file may run
+   * before it is parsed): read the first time it is there, against the page first loaded. */
+  var root = null;
+  function siteRoot() {
+    if (root === null && document.getElementById("__config")) {
+      try {
+        var config = JSON.parse(document.getElementById("__config").textContent);
+        root = new URL(config.base + "/", location.href).href;
+      } catch (e) {
+        root = "";
+      }
     }
-  })();
+    return root;
+  }
 
   function shuffle(items) {
     var a = items.slice();
@@ -784,7 +790,7 @@
   }
   function rootUrl(box) {
     return box.getAttribute("data-root")
-      ? new URL(box.getAttribute("data-root"), location.href).href : siteRoot || "/";
+      ? new URL(box.getAttribute("data-root"), location.href).href : siteRoot() || "/";
   }
 
   function practiceStart(box) {
@@ -1082,7 +1088,7 @@
             if (!row[0].length) return;
             var keys = row[0];
             var wrap = el("div", { class: row[2] });
-            wrap.appendChild(el("p", null, t(row[1]) + keys.join(", ")));
+            wrap.appendChild(el("p", null, t(row[1]) + keys.join(t("sep"))));
             var opts = el("ul", { class: "qb-review-options" });
             item.options.forEach(function (o) {
               if (keys.indexOf(o.key) < 0) return;
@@ -1244,7 +1250,7 @@
     if (!searchLoad && searchUrl && !window.qbankSearch) {
       searchLoad = new Promise(function (resolve, reject) {
         var s = el("script", { src: searchUrl });
-        if (siteRoot) s.setAttribute("data-root", siteRoot);
+        if (siteRoot()) s.setAttribute("data-root", siteRoot());
         s.onload = resolve;
         s.onerror = reject;
         document.head.appendChild(s);
@@ -1302,8 +1308,20 @@
     if (!q || !q.classList.contains("qb-q")) return;
     q.classList.add("qb-target");
     var h = headingOf(q);
-    if (h && !h.hidden) h.scrollIntoView();
-    else q.scrollIntoView();
+    land(h && !h.hidden ? h : q);
+  }
+  /* Questions away from the viewport are not laid out (qbank.css: content-visibility) and
+   * count at an estimated height: those the scroll brings near take their real height in the
+   * next frames, so the scroll is repeated each frame until the node stays put. */
+  function land(node) {
+    var frames = 0;
+    var still = 0;
+    (function step() {
+      var before = node.getBoundingClientRect().top;
+      node.scrollIntoView();
+      still = Math.abs(node.getBoundingClientRect().top - before) < 1 ? still + 1 : 0;
+      if (still < 3 && ++frames < 30) requestAnimationFrame(step);
+    })();
   }
   /* A big topic is cut into numbered pages (qbank/parts.py): a link to a question that is on
    * another of its pages (an old link to the topic's first page, another locale's page) is
@@ -1359,8 +1377,9 @@
   /* One build of every locale (`qbank build`'s tree): an instant navigation into another
      locale loads that page in full, so its language (Material's and these strings) follows. */
   function crossedLocale() {
-    if (!siteRoot || location.href.indexOf(siteRoot) !== 0) return false;
-    var first = decodeURIComponent(location.href.slice(siteRoot.length).split(/[\/?#]/)[0]);
+    var base = siteRoot();
+    if (!base || location.href.indexOf(base) !== 0) return false;
+    var first = decodeURIComponent(location.href.slice(base.length).split(/[\/?#]/)[0]);
     var langs = Array.prototype.map.call(
       document.querySelectorAll(".md-select__link[hreflang]"),
       function (a) { return a.getAttribute("hreflang").toLowerCase(); });
@@ -1368,14 +1387,17 @@
       first.toLowerCase() !== (document.documentElement.lang || "").toLowerCase();
   }
 
+  var pages = 0;
   function page() {
     if (crossedLocale()) {
       location.reload();
       return;
     }
     nameMenus();
-    fresh = {};
-    undoable = null;
+    if (pages++) {
+      fresh = {}; // (not on the first: a question answered while the page was parsed stays)
+      undoable = null;
+    }
     if (document.querySelector(".qb-match")) loadSearch(); // (search on demand)
     var qs = pageQuestions();
     enhanceLazily(qs);
@@ -1385,11 +1407,20 @@
     if (location.hash) setTimeout(target, 0); // after Material's own scroll
   }
 
-  if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(page);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", page);
+  /* The head runs this file while the page is still being parsed (partials/javascripts/
+   * base.html): the listeners above answer a click on a question already shown, before
+   * the theme's bundle has run; per-page work waits for the parsed page (and follows
+   * Material's instant navigation through its document$ once the bundle has made it). */
+  function start() {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(page);
+    } else {
+      page();
+    }
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    page();
+    start();
   }
 })();

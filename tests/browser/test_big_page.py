@@ -120,6 +120,42 @@ def test_a_question_not_yet_enhanced_answers_a_click(tab: Any) -> None:
     assert "1" in tab.locator(".qb-page-progress .qb-count").inner_text().split()[0]
 
 
+def test_a_question_answers_before_the_theme_bundle_has_run(tab: Any) -> None:
+    """qbank.js runs from the head while the page is parsed: with the theme's bundle held
+    back (the parser waits for it at the end of the body), a question already shown answers
+    a click; once the bundle runs, the page's work keeps that answer and counts it."""
+    held: list[Any] = []
+    bundle = "**/assets/javascripts/bundle.*.min.js"
+    tab.route(bundle, lambda route: held.append(route))
+    tab.goto(PAGE, wait_until="commit")
+    tab.wait_for_function("() => !!document.querySelector('.qb-q .qb-option-text')")
+    assert tab.evaluate("() => typeof window.document$") == "undefined"  # bundle not run
+    assert tab.evaluate("() => document.readyState") == "loading"
+    q = tab.locator('.qb-q[data-kind="choice"]:has(.qb-options[data-multi="0"])').first
+    q.locator(".qb-option .qb-option-text").first.click()
+    feedback = q.locator(".qb-feedback")
+    tab.wait_for_function(
+        "(f) => f.textContent.trim() !== ''", arg=feedback.element_handle(), timeout=30_000
+    )
+    assert tab.evaluate("() => typeof window.document$") == "undefined"
+    assert held, "the bundle was not asked for"
+    for route in held:  # (the head's preload, and the body's script if it asked apart)
+        route.continue_()
+    tab.unroute(bundle)
+    tab.wait_for_function("() => typeof window.document$ !== 'undefined'", timeout=60_000)
+    tab.wait_for_function(
+        "() => (document.querySelector('.qb-page-progress .qb-count') || {}).textContent"
+        " && document.querySelector('.qb-page-progress .qb-count').textContent.startsWith('1')",
+        timeout=60_000,
+    )
+    assert feedback.inner_text().strip()
+    assert q.locator(".qb-option.qb-chosen").count() == 1
+    # the progress was saved: another page view shows the question answered
+    tab.reload()
+    tab.wait_for_selector(".qb-page-progress .qb-count")
+    assert tab.locator(".qb-page-progress .qb-count").inner_text().startswith("1")
+
+
 def test_filters_progress_and_toc_cover_every_question(
     tab: Any, big_site: tuple[str, Path, Path]
 ) -> None:

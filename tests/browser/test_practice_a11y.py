@@ -114,9 +114,14 @@ def _serious(page: Any) -> list[str]:
 
 def _scheme(page: Any, scheme: str) -> None:
     """Switch the palette and wait until the colour transitions it starts have ended (axe
-    would otherwise read a colour halfway between the two palettes)."""
+    would otherwise read a colour halfway between the two palettes). Questions away from the
+    viewport are not rendered (qbank.css: content-visibility), so they would change palette,
+    transitions and all, only when axe reads them: every question is rendered first."""
     page.evaluate(
         """(scheme) => {
+            document.querySelectorAll('.qb-q').forEach(
+                (q) => q.style.setProperty('content-visibility', 'visible'));
+            document.body.getBoundingClientRect();
             document.body.setAttribute('data-md-color-scheme', scheme);
             return Promise.all(document.getAnimations()
                 .filter((a) => a instanceof CSSTransition)

@@ -50,3 +50,16 @@ def test_a_changed_data_block_changes_the_text(page: Any) -> None:
     page.goto("en/ml-engineer/throughput/")
     choose(page, "b")
     expect(feedback(page)).to_have_text(re.compile("Spot on"))
+
+
+@pytest.mark.parametrize("locale", ["en", "zh"])
+def test_the_right_option_note_joins_in_the_page_language(page: Any, locale: str) -> None:
+    """Picking the right option notes "your answer" and "right answer" with the locale's own
+    separator (a Chinese comma on /zh/, not ", ")."""
+    text = strings_for(locale)["widget"]
+    page.goto(f"{locale}/ml-engineer/throughput/")
+    choose(page, "b")
+    note = page.locator(f"#q-{SINGLE} li.qb-option[data-key='b']")
+    expect(note).to_contain_text(text["yours"] + text["sep"] + text["rightOpt"])
+    if locale == "zh":
+        assert ", " not in note.text_content()

@@ -27,11 +27,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
 from qbank.bank import Bank
-from qbank.markup import forget_converted
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import log, phase
+from qbank.release import releasing
 from qbank.render import RenderedSite, RenderOptions, render_site
 from qbank.search import INDEX_DIR, SearchIndexError, iter_docs, write_index
 
@@ -119,15 +119,10 @@ def finish_locale(
     that what comes next (the next locale, the indexes the parent writes) reuses that memory:
     at 30,000 questions the build's peak came when the parent indexed Chinese while the
     locale process still held the pages it had built."""
-    if release:
-        site.blocks.clear()
-    write_deferred(site, locale, folder)
-    if index:
-        write_search_index(bank, locale, folder, topic_url)
-    if release:
-        site.deferred.clear()
-        forget_converted()
-        gc.collect()
+    with releasing(site) if release else contextlib.nullcontext():
+        write_deferred(site, locale, folder)
+        if index:
+            write_search_index(bank, locale, folder, topic_url)
 
 
 class LocaleBuilds:
