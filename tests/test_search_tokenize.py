@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from qbank.search.tokenize import fold, stem, stemmer_spec, terms, words
+from qbank.search.tokenize import TURKISH_SUFFIXES, fold, stem, stemmer_spec, terms, words
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "site_templates" / "assets"
@@ -147,3 +149,44 @@ def test_python_and_javascript_cut_every_text_of_the_sample_bank_alike(tmp_path:
                 cases += [(locale, value) for locale, value in text.items()]
     assert len(cases) > 300
     compare(cases, tmp_path)
+
+
+def test_the_c_stemmer_in_use_stems_as_the_python_one(tmp_path: Path) -> None:
+    """snowballstemmer hands out PyStemmer's C stemmers when that is installed (a
+    dependency: the Python ones took most of an English index's time); both are made from
+    the same Snowball algorithm, so every word of the sample bank and of the bench's
+    synthetic bank stems alike (and search.js agrees with Python: the tests above)."""
+    from snowballstemmer.english_stemmer import EnglishStemmer  # type: ignore[import-untyped]
+
+    from qbank.search.tokenize import _snowball
+
+    used = _snowball("english")
+    assert type(used).__module__ == "Stemmer"
+    bank = tmp_path / "bank"
+    make = [sys.executable, str(ROOT / "bench" / "make_bank.py"), str(bank), "--questions", "300"]
+    subprocess.run(make, check=True, stdout=subprocess.DEVNULL)
+    found: set[str] = set()
+    for folder in (ROOT / "content", bank):
+        for path in folder.rglob("*.yaml"):
+            found.update(words(path.read_text("utf-8"), "en"))
+    found.update(w for locale, text in CASES for w in words(text, "en"))
+    assert len(found) > 5000
+    python = EnglishStemmer()
+    differ = [w for w in sorted(found) if used.stemWord(w) != python.stemWord(w)]
+    assert not differ, differ[:10]
+
+
+def test_stacked_turkish_suffixes_stem_alike_in_python_and_javascript(tmp_path: Path) -> None:
+    """Python finds the longest Turkish suffix by the word's ending, search.js by trying each
+    suffix: random stems with up to four suffixes stacked (every rule, buffer letters and
+    softening included) stem alike."""
+    rng = random.Random(7)
+    suffixes = [rule.lstrip("+-") for rule in TURKISH_SUFFIXES]
+    stacked = [
+        "".join(rng.choice("abcdegiklmnoprstuyz") for _ in range(rng.randint(1, 6)))
+        + "".join(rng.choice(suffixes) for _ in range(rng.randint(0, 4)))
+        for _ in range(20000)
+    ]
+    cases = [("tr", " ".join(stacked[n : n + 100])) for n in range(0, len(stacked), 100)]
+    compare(cases, tmp_path)
+    assert len({stem(word, "tr") for word in stacked}) < len(set(stacked))  # some did go

@@ -18,16 +18,15 @@ Pure: no MkDocs, no I/O.
 
 from __future__ import annotations
 
-import heapq
 import json
 import math
 from array import array
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from qbank.bank import Bank, Entry
+from qbank.bank import Bank, Entry, _gc_paused
 from qbank.search.tokenize import stemmer_spec, terms
 
 TOP = 80
@@ -42,14 +41,6 @@ than they name the topic, and cutting them took half the time (3,000 questions: 
 def match_path(locale: str) -> str:
     """Where a locale's topic profiles sit, relative to the site root."""
     return f"{locale}/api/match.json"
-
-
-def _count(texts: Iterable[str], locale: str) -> Counter[str]:
-    """How often each term occurs in ``texts`` (counted in C: a bank holds millions)."""
-    counts: Counter[str] = Counter()
-    for text in texts:
-        counts.update(terms(text, locale))
-    return counts
 
 
 def _question_texts(entry: Entry, locale: str) -> tuple[list[str], list[str]]:
@@ -88,7 +79,8 @@ def _topic_counts(
         prompt, others = _question_texts(entry, locale)
         prompts += prompt
         rest += others
-    counts: dict[str, float] = {}
+    # Each term as often as twice its weight says (the weights are halves), counted in C.
+    found: list[str] = []
     for weight, texts in (
         (WEIGHTS["name"], [bank.name(spec.topics[topic_key].name, locale)]),
         (WEIGHTS["specialization"], [bank.name(spec.name, locale)]),
@@ -96,11 +88,12 @@ def _topic_counts(
         (WEIGHTS["prompt"], prompts),
         (WEIGHTS["rest"], rest),
     ):
-        for term, n in _count(texts, locale).items():
-            # a lone letter, digit run or CJK character tells topics apart poorly
-            if len(term) >= 2 and not term.isdigit():
-                counts[term] = counts.get(term, 0.0) + weight * n
-    return counts
+        once: list[str] = []
+        for text in texts:
+            once += terms(text, locale)
+        found += once * int(2 * weight)
+    # a lone letter, digit run or CJK character tells topics apart poorly
+    return {t: n / 2 for t, n in Counter(found).items() if len(t) >= 2 and not t.isdigit()}
 
 
 def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> dict[str, Any]:
@@ -108,11 +101,11 @@ def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) ->
     in catalog order."""
     catalog, name = bank.catalog, bank.name
     # Each topic's counts as two arrays over term numbers (a dict per topic would hold
-    # millions of entries for a large Chinese bank); ``spread``: in how many topics a term is.
-    numbers: dict[str, int] = {}
-    names: list[str] = []
-    spread = array("i")
-    raw: list[tuple[dict[str, Any], array[int], array[float]]] = []
+    # millions of entries for a large Chinese bank).
+    numbers: defaultdict[str, int] = defaultdict()
+    numbers.default_factory = numbers.__len__  # a term's number: the next one, when new
+    heads: list[dict[str, Any]] = []
+    counts_of: list[tuple[array[int], array[float]]] = []
     for key in bank.topics():
         field_key, spec_key, topic_key = key
         spec = catalog.fields[field_key].specializations[spec_key]
@@ -129,39 +122,51 @@ def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) ->
             "count": len(here),
             "levels": {k: levels[k] for k in catalog.seniorities if levels[k]},
         }
-        which, how_often = array("i"), array("d")
-        for term, n in counts.items():
-            number = numbers.get(term)
-            if number is None:
-                number = numbers[term] = len(names)
-                names.append(term)
-                spread.append(0)
-            spread[number] += 1
-            which.append(number)
-            how_often.append(n)
-        raw.append((head, which, how_often))
-    rarity = [math.log((len(raw) + 1) / max(1, n)) for n in range(len(raw) + 1)]
-    topics = []
-    for head, which, how_often in raw:
-        scored = [
-            (names[number], math.log1p(n) * rarity[spread[number]])
-            for number, n in zip(which, how_often, strict=True)
-        ]
-        best = heapq.nsmallest(TOP, scored, key=lambda item: (-item[1], item[0]))
-        top = best[0][1] if best and best[0][1] > 0 else 1.0
-        weights = {t: round(100 * w / top) for t, w in best if round(100 * w / top) >= 1}
-        topics.append({**head, "terms": weights})
+        heads.append(head)
+        counts_of.append(
+            (array("i", map(numbers.__getitem__, counts)), array("d", counts.values()))
+        )
     return {
         "locale": locale,
         "stem": stemmer_spec(locale),
         "seniorities": [[k, name(v, locale)] for k, v in catalog.seniorities.items()],
         "level_names": {k: sorted(set(v.values())) for k, v in catalog.seniorities.items()},
         "fields": [[k, name(f.name, locale)] for k, f in catalog.fields.items()],
-        "topics": topics,
+        "topics": [
+            {**head, "terms": best}
+            for head, best in zip(heads, _best(counts_of, list(numbers)), strict=True)
+        ],
     }
+
+
+def _best(
+    counts: list[tuple[array[int], array[float]]], names: list[str]
+) -> Iterator[dict[str, int]]:
+    """Each topic's ``TOP`` terms with their weights 1..100, from its counts (term numbers
+    into ``names``, weighted counts): a term's weight is ``log(1 + count)`` times its rarity,
+    ``log((topics + 1) / topics having it)``, scaled so the best weighs 100; ties go to the
+    term first in code point order. Weighed in numpy, with the same float operations as
+    one term at a time (a logarithm per distinct count, by ``math``)."""
+    import numpy as np  # (imported on the first match data, as the validator does)
+
+    held = [np.frombuffer(which, dtype=np.int32) for which, _ in counts]
+    spread = np.bincount(np.concatenate([np.zeros(0, np.int32), *held]), minlength=len(names))
+    rarity = np.array([math.log((len(counts) + 1) / max(1, n)) for n in range(len(counts) + 1)])
+    for which, (_, how_often) in zip(held, counts, strict=True):
+        values, at = np.unique(np.frombuffer(how_often, dtype=np.float64), return_inverse=True)
+        damped = np.array([math.log1p(value) for value in values.tolist()], dtype=np.float64)
+        weight = damped[at] * rarity[spread[which]]
+        if len(weight) > TOP:  # the TOP best and every term tied with the last of them
+            chosen = np.flatnonzero(weight >= np.partition(weight, len(weight) - TOP)[-TOP])
+            which, weight = which[chosen], weight[chosen]
+        scored = zip(map(names.__getitem__, which.tolist()), weight.tolist(), strict=True)
+        best = sorted(scored, key=lambda item: (-item[1], item[0]))[:TOP]
+        top = best[0][1] if best and best[0][1] > 0 else 1.0
+        yield {t: round(100 * w / top) for t, w in best if round(100 * w / top) >= 1}
 
 
 def match_file(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> bytes:
     """``topic_profiles`` as the bytes of ``match_path(locale)`` (deterministic)."""
-    data = topic_profiles(bank, locale, counted)
+    with _gc_paused():  # (millions of objects made, no cycle among them)
+        data = topic_profiles(bank, locale, counted)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from qbank.bank import Bank, Entry
-from qbank.markup import prose_html, to_html
+from qbank.markup import _prose_and_fences, prose_html, to_html
 from qbank.search.tokenize import CJK, terms
 
 SNIPPET = 240
@@ -61,10 +61,28 @@ def plain(fragment: str) -> str:
 
 
 def text_of(markdown: str) -> str:
-    """The shown text of a question text (plain prose is its own text)."""
+    """The shown text of a question text: ``plain(to_html(markdown))``, made without
+    converting the common shapes (``tests/test_search_text.py`` checks they agree). Plain
+    prose is its own text; prose and fenced code blocks (``to_html``'s split path) are the
+    prose and each block's lines, with whitespace collapsed; the rest is converted."""
     if prose_html(markdown) is not None:
         return " ".join(markdown.split())
-    return plain(to_html(markdown))
+    parts = _prose_and_fences(markdown)
+    if parts is None:
+        return plain(to_html(markdown))
+    shown = []
+    for is_fence, part in parts:
+        if not is_fence:
+            if prose_html(part) is None:
+                return plain(to_html(markdown))
+            shown.append(" ".join(part.split()))
+            continue
+        lines = part.split("\n")[1:-1]  # between the fence's opening and closing lines
+        if not all(line.replace("\t", " ").isprintable() for line in lines):
+            return plain(to_html(markdown))  # (control characters: as the converter says)
+        code = " ".join(" ".join(lines).split())
+        shown.append(f"{CODE_OPEN}{code}{CODE_CLOSE}" if code else "")
+    return " ".join(" ".join(shown).split())
 
 
 def clip(text: str, size: int) -> str:
@@ -85,20 +103,23 @@ def clip(text: str, size: int) -> str:
 
 
 def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:
-    """Each term of the texts of ``fields`` (prompt, options, the rest) with its weight step."""
-    weighted: Counter[str] = Counter()
+    """Each term of the texts of ``fields`` (prompt, options, the rest) with its weight step,
+    in the order they first occur (the index files sort terms themselves)."""
+    found: list[str] = []  # every term, as often as its field's weight says (counted in C)
     length = 0
     for weight, texts in zip(WEIGHTS, fields, strict=True):
-        found = [term for text in texts for term in terms(text, locale)]
-        length += len(found)
-        for _ in range(weight):  # counted in C, as often as the weight says
-            weighted.update(found)
+        once: list[str] = []
+        for text in texts:
+            once += terms(text, locale)
+        length += len(once)
+        found += once * weight
+    weighted = Counter(found)
     norm = K1 * (1 - B + B * length / AVERAGE)
     top = LEVELS - 1
     steps = {}  # the step of each weighted count (few distinct counts per question)
     for count in set(weighted.values()):
         steps[count] = max(1, min(top, round(count / (count + norm) * top)))
-    return tuple(sorted((term, steps[count]) for term, count in weighted.items()))
+    return tuple(zip(weighted, map(steps.__getitem__, weighted.values()), strict=True))
 
 
 @dataclass(frozen=True)
@@ -110,7 +131,7 @@ class SearchDoc:
     prompt: str  # shown in the result list (plain text, code marked)
     more: str  # options, explanation, model answer: excerpts around a match
     filters: tuple[tuple[str, str], ...]  # (filter, value): field, seniority, difficulty
-    terms: tuple[tuple[str, int], ...]  # (term, weight step), sorted by term
+    terms: tuple[tuple[str, int], ...]  # (term, weight step), in order of first occurrence
 
 
 def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:

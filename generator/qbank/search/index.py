@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from qbank.bank import _gc_paused
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.tokenize import is_cjk, stemmer_spec
 
@@ -50,6 +51,8 @@ def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
 def bucket(term: str, buckets: int) -> int:
     """The terms file of a CJK term: a 32-bit polynomial hash of its code points (the same
     arithmetic as ``search.js``), modulo the number of buckets."""
+    if len(term) == 2:  # (a CJK pair, most CJK terms: no overflow to mask, no loop)
+        return (ord(term[0]) * 31 + ord(term[1])) % buckets
     h = 0
     for char in term:
         h = (h * 31 + ord(char)) & 0xFFFFFFFF
@@ -366,7 +369,8 @@ def write_index(docs: Iterable[SearchDoc], output: Path, locale: str) -> None:
     try:
         if output.exists():
             shutil.rmtree(output)
-        write_files(index_files(docs, locale), output)
+        with _gc_paused():  # (millions of objects made, no cycle among them)
+            write_files(index_files(docs, locale), output)
     except OSError as error:
         raise SearchIndexError(
             f"the search index could not be written to {output}: {error}"
