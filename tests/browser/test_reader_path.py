@@ -388,3 +388,16 @@ def test_no_outside_request(tab: Any, messy: str) -> None:
     tab.wait_for_load_state("networkidle")
     outside = [u for u in tab.requests if not u.startswith(messy)]
     assert outside == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "query"), [("en", "closures scope"), ("tr", "kapsam"), ("zh", "闭包")]
+)
+def test_a_generic_question_is_found_by_its_topic_name(tab: Any, locale: str, query: str) -> None:
+    """The closures topic's questions all share one generic prompt: its name finds them."""
+    tab.goto(f"{locale}/")
+    box = tab.locator(".qb-search")
+    box.locator(".qb-search__open").click()
+    box.locator(".qb-search__input").fill(query)
+    first = box.locator(".qb-search__result a").first
+    expect(first).to_have_attribute("href", re.compile(f"/{locale}/javascript/closures/"))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import search_bank
+from playwright.sync_api import expect
 from search_bank import BACKUPS, LATENCY_EASY, LATENCY_HARD, LATENCY_OPEN, LOADING, POOL
 
 search_site = search_bank.search_site  # the module-scoped fixture
@@ -143,6 +144,8 @@ def test_interface_is_in_the_page_language(
     assert box.locator(".qb-search__open").get_attribute("aria-label") == placeholder
     box.locator(".qb-search__open").click()
     assert box.locator(".qb-search__input").get_attribute("placeholder") == placeholder
+    # (the box opens at the tap; its filters come with search.js)
+    expect(box.locator(".qb-search__filter", has_text=seniority_label)).to_have_count(1)
     labels = box.locator(".qb-search__filter").all_inner_texts()
     assert any(label.startswith(seniority_label) for label in labels)
     search(tab, {"en": "Littlewood", "tr": "veritabanı", "zh": "显卡"}[locale])

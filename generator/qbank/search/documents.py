@@ -7,8 +7,9 @@ option or the explanation, never which option is right.
 
 Weights are BM25-like and fixed when the document is made, so that an edit never changes
 another question's postings: a term's count in the prompt counts 3 times, in an option 2
-times, elsewhere once; that count is saturated (``K1``) and normalised by the document's
-length against a fixed ``AVERAGE`` (``B``), then cut into ``LEVELS - 1`` steps. The browser
+times, elsewhere (explanation, model answer, the topic's name, the tags) once; that count is
+saturated (``K1``) and normalised by the document's length against a fixed ``AVERAGE``
+(``B``), then cut into ``LEVELS - 1`` steps. The browser
 multiplies the step by the term's rarity (from its number of postings) at query time.
 """
 
@@ -149,13 +150,17 @@ def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
         for texts in (q.explanation, q.assesses, q.model_answer)
         if texts and locale in texts
     ]
+    topic_name = bank.name(topic.name, locale)
+    # The topic's name and the tags find a question too (a generic "What does this print?"
+    # under "Closures and scope"), as the rest do; they are not shown in its excerpt.
+    named = [topic_name, *(tag.replace("-", " ") for tag in q.tags)]
     return SearchDoc(
         f"{url}#q-{entry.id}",
-        bank.name(topic.name, locale),
+        topic_name,
         clip(prompt[0], SNIPPET),
         clip(" · ".join(options + rest), MORE),
         tuple(filters),
-        levels((prompt, options, rest), locale),
+        levels((prompt, options, rest + named), locale),
     )
 
 
