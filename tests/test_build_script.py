@@ -144,6 +144,9 @@ def test_writing_is_deterministic_and_only_rewrites_changed_bytes(
     assert backend not in report.removed
     assert (tmp_path / "a" / backend).is_file()
     assert not any(path.startswith(("docs/tr/", "docs/zh/")) for path in report.written)
+    # the other field's pages are not made again (nor compared), and stay
+    assert not any(p.startswith("docs/en/backend/") for p in report.written + report.removed)
+    assert (tmp_path / "a/docs/en/backend/indexing/index.md").is_file()
     # the stale page, and the en index's terms files the edit left without a word
     assert "docs/en/gone/index.md" in report.removed
     assert all(p.startswith(("docs/en/gone/", "docs/en/api/search/t/")) for p in report.removed)

@@ -301,7 +301,8 @@ def tree_files(
     only those of these fields; with ``locales``, the JSON API, practice files and search
     index of those locales only; without ``search``, no search index (``TreeBuilder`` with
     ``keep`` keeps it up to date itself). The files of ``own_docs`` (the user's docs_dir:
-    hand-written pages) come along where the bank makes no file."""
+    hand-written pages) come along where the bank makes no file. With ``fields``, the pages
+    of other fields are not made either (``untouched_field_page`` keeps them)."""
     made: set[str] = set()
     whole = RenderedSite()  # every locale's nav and title, for the config
     site_url = str(user.get("site_url") or "")
@@ -309,6 +310,8 @@ def tree_files(
         whole.nav.update(site.nav)
         whole.titles.update(site.titles)
         for path in sorted(site.pages.keys() - made):  # (each locale's render makes index.md)
+            if fields is not None and _field_page(bank, path) not in (None, *fields):
+                continue  # an edit elsewhere: this field's pages are as written (``sync`` keeps)
             page = without_placeholders(site, site.pages[path])
             yield f"{DOCS}/{path}", _escape_title(page).encode()
         for path in sorted(site.files.keys() - made):
@@ -334,6 +337,12 @@ def tree_files(
         if found.is_file():
             yield f"{OVERRIDES}/{found.relative_to(overrides).as_posix()}", found.read_bytes()
     yield f"{OVERRIDES}/partials/language.html", LANGUAGE_PARTIAL.encode()
+
+
+def _field_page(bank: Bank, path: str) -> str | None:
+    """The field whose folder holds the page at ``path`` (``<locale>/<field>/…``), if any."""
+    parts = path.split("/", 2)
+    return parts[1] if len(parts) == 3 and parts[1] in bank.catalog.fields else None
 
 
 def _config_text(config: dict[str, Any]) -> str:
@@ -454,12 +463,15 @@ class TreeBuilder:
             fields, locales = None, None
         else:  # an edit: the data files (JSON API, practice) of the locales of the changed
             # questions, of their practice files those of the fields touched; the others
-            # stay. Every page is made again and compared.
+            # stay; so do the pages of the fields no edit touched.
             fields = update.fields
             locales = _locales_changed(before, bank)
 
         def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
+            other_field = fields is not None and len(parts) >= 4 and parts[2] not in fields
+            if other_field and _field_page(bank, "/".join(parts[1:])) is not None:
+                return True  # a field no edit touched: tree_files made none of its pages
             if len(parts) < 4 or parts[2] != "api":
                 return False
             if "/".join(parts[2:]).startswith(f"{INDEX_DIR}/"):
