@@ -63,3 +63,34 @@ def test_the_main_thread_is_never_held() -> None:
         assert list(background.paced(range(300), 8)) == list(range(300))
     finally:
         background.resume()
+
+
+def test_match_counting_in_the_background_holds_while_a_rebuild_runs() -> None:
+    """Serve's body cache counts a topic's match terms only past ``background.checkpoint``:
+    a background writer counting every topic of a locale (one the forked process built
+    first) waits while a rebuild runs; the main thread never does."""
+    from qbank.plugin.serve import ServeSession
+    from qbank.render import BodyCache
+
+    bodies = ServeSession().bodies
+    assert bodies.before_count is background.checkpoint
+    assert BodyCache().before_count is not background.checkpoint  # (a one-shot build's)
+    counted = threading.Event()
+
+    def count() -> dict[str, float]:
+        counted.set()
+        return {"term": 1.0}
+
+    background.pause()
+    try:
+        worker = threading.Thread(
+            target=lambda: bodies.match_counts("en", ("f", "s", "t"), [], count)
+        )
+        worker.start()
+        assert not counted.wait(0.5), "counted while a rebuild runs"
+        assert bodies.match_counts("tr", ("f", "s", "t"), [], count) == {"term": 1.0}
+    finally:
+        background.resume()
+    worker.join(timeout=30)
+    assert counted.is_set()
+    assert bodies.topics["en", ("f", "s", "t")][1] == {"term": 1.0}

@@ -57,6 +57,12 @@ def paused() -> bool:
     return not _free.is_set()
 
 
+def checkpoint() -> None:
+    """Wait here while background work is held; in the main thread, never."""
+    if threading.current_thread() is not threading.main_thread():
+        _free.wait()
+
+
 def paced(items: Iterable[T], every: int = 64) -> Iterator[T]:
     """``items``, waiting before every ``every``-th one while background work is held; in
     the main thread (where MkDocs builds, also the first index) it never waits."""

@@ -210,6 +210,10 @@ class BodyCache:
         self.topics: dict[
             tuple[str, tuple[str, str, str]], tuple[list[Entry], dict[str, float]]
         ] = {}
+        # Called before a topic's match terms are counted again: serve sets it to
+        # ``background.checkpoint`` so that a background data-file writer counting every
+        # topic (a locale first built by the forked process) holds while a rebuild runs.
+        self.before_count: Callable[[], None] = lambda: None
 
     def match_counts(
         self,
@@ -223,6 +227,7 @@ class BodyCache:
         kept = self.topics.get((locale, key))
         if kept is not None and len(kept[0]) == len(here) and all(map(is_, kept[0], here)):
             return kept[1]
+        self.before_count()
         counts = count()
         self.topics[locale, key] = (here, counts)
         return counts

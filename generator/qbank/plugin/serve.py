@@ -222,6 +222,9 @@ class ServeSession:
     theme_listing: ThemeListing = field(default_factory=ThemeListing)
     started: float = 0.0  # when this rebuild began (``time.monotonic``)
 
+    def __post_init__(self) -> None:
+        self.bodies.before_count = background.checkpoint  # background counting gives way
+
     # -- loading and rendering -----------------------------------------------------------------
 
     def begin(self) -> None:
