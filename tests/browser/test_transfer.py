@@ -94,7 +94,9 @@ def choose(tab: Any, data: bytes, name: str = "progress.json") -> None:
 
 
 def counts(tab: Any) -> dict[str, list[int]]:
-    """The preview table: {kind: [new, newer there, newer here (kept), already here]}."""
+    """The preview table: {kind: [new, newer there, newer here (kept), already here]}, once
+    it shows (a link's state is decompressed first: the table comes in one piece after)."""
+    tab.locator(".qb-transfer__table tbody tr").first.wait_for()
     rows: dict[str, list[int]] = tab.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('.qb-transfer__table tbody tr')]
           .map(tr => [tr.dataset.kind, [...tr.querySelectorAll('td')]
