@@ -26,6 +26,7 @@ from mkdocs.structure.pages import Page
 
 from qbank.bank import Bank
 from qbank.plugin import internals, report
+from qbank.plugin.banner import show_problems
 from qbank.plugin.config import (
     QbankConfig,
     Repository,
@@ -304,9 +305,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer | None:
         """Rebuild when a question file, the catalog or a site template changes (the bank
-        through file events where possible, ``watch.py``)."""
+        through file events where possible, ``watch.py``); while the bank has errors, every
+        served page shows them (``banner.py``)."""
         assert self.repository is not None
         if not watch_bank(server, self.repository.content_root):
             server.watch(str(self.repository.content_root))
         server.watch(str(TEMPLATES))
+        show_problems(server, lambda: self.serve.problems if self.serve else ())
         return server

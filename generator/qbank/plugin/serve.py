@@ -38,6 +38,7 @@ from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import Superseded, replace, write_deferred
 from qbank.plugin.logfilters import filter_skipped_pages
 from qbank.plugin.report import log, phase
+from qbank.problems import ContentError, Problem
 from qbank.render import (
     PLACEHOLDER_NUMBER,
     BodyCache,
@@ -221,6 +222,9 @@ class ServeSession:
     template_code: TemplateCode = field(default_factory=TemplateCode)
     theme_listing: ThemeListing = field(default_factory=ThemeListing)
     started: float = 0.0  # when this rebuild began (``time.monotonic``)
+    # The problems of the last load that failed, until a load succeeds (``banner.py``
+    # shows them on the served pages).
+    problems: tuple[Problem, ...] = ()
 
     def __post_init__(self) -> None:
         self.bodies.before_count = background.checkpoint  # background counting gives way
@@ -234,11 +238,15 @@ class ServeSession:
 
     def load(self, content_root: Path) -> Bank:
         """The bank, re-reading only the files that changed since the last rebuild."""
-        return load_bank(content_root, self.checked)
+        bank = load_bank(content_root, self.checked)
+        self.problems = ()
+        return bank
 
-    def last_good(self, error: Exception) -> Shared | None:
+    def last_good(self, error: ContentError) -> Shared | None:
         """After a bad edit (``error``), the bank and pages of the last published build (its
-        pages stay served: a failed build would stall every request); None before the first."""
+        pages stay served: a failed build would stall every request, and they show its
+        problems); None before the first."""
+        self.problems = tuple(error.problems)
         if self.shared is None:
             return None
         log.error("qbank: %s; the last good pages stay served until it is fixed", error)
