@@ -91,6 +91,7 @@
   }
 
   const PAGE = 10;
+  const RERANK = 2 * PAGE; // results a Chinese query orders by where its words show
   const FILTERS = ["field", "seniority", "difficulty"];
 
   // The site root, from Material's #__config base resolved against the first page loaded
@@ -336,11 +337,37 @@
       ids.sort(
         (a, b) => (tier.get(b) || 0) - (tier.get(a) || 0) || score.get(b) - score.get(a) || a - b,
       );
+      if (units.length && units.every((unit) => unit.cjk)) ids = await this.shownFirst(query, ids, tier);
       return {
         results: ids.map((id) => ({ id, data: () => this.document(id) })),
         mark: matcher(units, this.locale, this.stemmer),
         short: units.some((unit) => unit.short),
       };
+    }
+
+    // A Chinese query: the first RERANK results ordered by where its words show, whole (a
+    // character, a two-character word, a run): in the prompt, then in the options and
+    // explanation shown, then neither; tiers first, the score's order last. A weight step
+    // cannot tell the prompt from the explanation (a character said three times deep in a
+    // long explanation weighs what it weighs once in a prompt), the documents can; the first
+    // page's documents are needed anyway, the next page's cost a few small files.
+    async shownFirst(query, ids, tier) {
+      const pieces = words(query, this.locale).filter(isCjk);
+      const head = ids.slice(0, RERANK);
+      const data = await Promise.all(head.map((id) => this.document(id)));
+      const holds = (text) => {
+        const folded = fold(text || "", this.locale);
+        return pieces.filter((piece) => folded.includes(piece)).length;
+      };
+      const place = new Map(
+        head.map((id, n) => [id, [holds(data[n].meta.prompt), holds(data[n].meta.more), n]]),
+      );
+      const where = (a, b) => {
+        const [x, y] = [place.get(a), place.get(b)];
+        return y[0] - x[0] || y[1] - x[1] || x[2] - y[2];
+      };
+      head.sort((a, b) => (tier.get(b) || 0) - (tier.get(a) || 0) || where(a, b));
+      return head.concat(ids.slice(RERANK));
     }
 
     async document(id) {
