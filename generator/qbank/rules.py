@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from qbank.catalog import catalog_topics
 from qbank.loader import Document, Path_, read_document, validate_model
+from qbank.mathcheck import math_problems
 from qbank.model import DIFFICULTY_SENIORITY, OPTION_KEYS, TEXT_FIELDS, Catalog, Question
 from qbank.problems import Problem
 from qbank.safety import local_images, unsafe_parts, without_markup
@@ -205,6 +206,7 @@ class QuestionChecker:
                             text_line=opened,
                         )
                     )
+                problems += math_problems(doc, (*text_key, locale), text)  # (mathcheck.py)
                 if without_markup(text):
                     continue
                 for part in unsafe_parts(text):
