@@ -1424,3 +1424,29 @@
     start();
   }
 })();
+
+/* Keys (the reader's focus in a question, on a topic page or a practice card): 1-9 or the
+ * option's letter answers that option, as a click on it would (a multiple-answer question's
+ * box toggles; its Check button checks). Only while the focus is in the question (WCAG
+ * 2.1.4), never while typing in a field or with a modifier; a key it uses goes no further
+ * (Material's own single-key shortcuts, such as "f" for search, stay outside questions). */
+(function () {
+  "use strict";
+  if (window.__qbankKeys) return; // (the page loads this file twice: see the top)
+  window.__qbankKeys = true;
+  document.addEventListener("keydown", function (e) {
+    var at = document.activeElement;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || !(at instanceof Element)) return;
+    var q = at.closest(".qb-q");
+    var key = e.key.length === 1 ? e.key.toLowerCase() : "";
+    if (!q || !/^[1-9a-h]$/.test(key) || at.closest("input:not(.qb-check), textarea, select, [contenteditable]")) return;
+    var options = q.querySelectorAll(".qb-option");
+    var option = /\d/.test(key) ? options[Number(key) - 1] : q.querySelector('.qb-option[data-key="' + key + '"]');
+    if (!option || option.closest(".qb-q") !== q) return;
+    e.preventDefault();
+    e.stopPropagation();
+    (option.querySelector(".qb-pick, .qb-check") || option).click();
+    var control = option.querySelector(".qb-pick, .qb-check");
+    if (control) control.focus();
+  }, true);
+})();
