@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from sitebuild import build_site
+from test_search_quality import typed as type_query
 
 from qbank.bank import load_bank
 from qbank.search.documents import question_doc
@@ -77,12 +78,7 @@ def weights_misorder(content: Path, length: int) -> list[str]:
 
 def typed(page: Any, query: str) -> list[str]:
     """Type ``query`` into the open search box; the prompts of the first page shown."""
-    box = page.locator(".qb-search")
-    before = box.get_attribute("data-done") or "0"
-    box.locator(".qb-search__input").fill(query)
-    page.wait_for_function(
-        "(n) => (document.querySelector('.qb-search').dataset.done || '0') !== n", arg=before
-    )
+    type_query(page, query)  # (waits for the search to finish)
     return page.locator(".qb-search__result .qb-search__snippet").all_inner_texts()
 
 
