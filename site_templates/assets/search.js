@@ -91,7 +91,11 @@
   }
 
   const PAGE = 10;
-  const RERANK = 2 * PAGE; // results a Chinese query orders by where its words show
+  // Results a Chinese query orders by where its words show: the first page's (their documents
+  // are downloaded anyway); two pages' for a query of one or two characters, whose weights
+  // alone order worst (a few more documents files).
+  const RERANK = PAGE;
+  const RERANK_SHORT = 2 * PAGE;
   const FILTERS = ["field", "seniority", "difficulty"];
 
   // The site root, from Material's #__config base resolved against the first page loaded
@@ -345,15 +349,16 @@
       };
     }
 
-    // A Chinese query: the first RERANK results ordered by where its words show, whole (a
-    // character, a two-character word, a run): in the prompt, then in the options and
-    // explanation shown, then neither; tiers first, the score's order last. A weight step
-    // cannot tell the prompt from the explanation (a character said three times deep in a
-    // long explanation weighs what it weighs once in a prompt), the documents can; the first
-    // page's documents are needed anyway, the next page's cost a few small files.
+    // A Chinese query: its first results (RERANK, RERANK_SHORT) ordered by where its words
+    // show, whole (a character, a two-character word, a run): in the prompt, then in the
+    // options and explanation shown, then neither; tiers first, the score's order last. A
+    // weight step cannot tell the prompt from the explanation (a character said three times
+    // deep in a long explanation weighs what it weighs once in a prompt); the documents can.
     async shownFirst(query, ids, tier) {
       const pieces = words(query, this.locale).filter(isCjk);
-      const head = ids.slice(0, RERANK);
+      const short = length(pieces.join("")) <= 2;
+      const count = short ? RERANK_SHORT : RERANK;
+      const head = ids.slice(0, count);
       const data = await Promise.all(head.map((id) => this.document(id)));
       const holds = (text) => {
         const folded = fold(text || "", this.locale);
@@ -367,7 +372,7 @@
         return y[0] - x[0] || y[1] - x[1] || x[2] - y[2];
       };
       head.sort((a, b) => (tier.get(b) || 0) - (tier.get(a) || 0) || where(a, b));
-      return head.concat(ids.slice(RERANK));
+      return head.concat(ids.slice(count));
     }
 
     async document(id) {
