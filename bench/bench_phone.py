@@ -387,11 +387,16 @@ def trace_tasks(path: Path, until: float, longer: float = 50.0) -> list[dict[str
     for task in tasks:
         start, stop = task["ts"], task["ts"] + task["dur"]
         causes: dict[str, float] = {}
-        covered = start
+        covered, parse = start, (start, start)
         for e in mine:
             if not (start <= e["ts"] < stop) or e["name"] not in CAUSES or e["ts"] < covered:
                 continue
-            covered = e["ts"] + e.get("dur", 0)  # outermost only
+            if e["name"] == "ParseHTML":  # the parser runs scripts: those count apart
+                parse = (e["ts"], e["ts"] + e.get("dur", 0))
+            else:
+                covered = e["ts"] + e.get("dur", 0)  # outermost only
+                if parse[0] <= e["ts"] < parse[1]:
+                    causes["parse"] = causes.get("parse", 0.0) - e.get("dur", 0) / 1000
             info = e.get("args", {}).get("data", {}) or {}
             what = CAUSES[e["name"]]
             detail = info.get("url") or info.get("type") or ""

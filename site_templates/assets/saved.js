@@ -114,9 +114,8 @@
     });
     const note = element("details", { class: "qb-note" });
     note.append(element("summary", {}, text("savedNote")));
-    // The note's box is made when the note is first opened: a page of 50 questions with 50
-    // text boxes had the browser lay out every question skipped by content-visibility in one
-    // task at the load event (~300 ms on a slow phone) to look at its form fields.
+    // Its box is made when first opened: 50 text boxes had Chromium lay out every question
+    // content-visibility skips in one task at the load event (~300 ms on a slow phone).
     const write = () => {
       const area = element("textarea", { class: "qb-note__text", rows: "3", "aria-label": text("savedNoteLabel") });
       area.placeholder = text("savedNoteLabel");
