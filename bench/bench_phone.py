@@ -15,7 +15,9 @@ browser context (empty cache) per load. Each page is loaded twice:
 
 1. untouched: first contentful paint; the time every question in the first viewport is
    ready (qbank: enhanced, ``data-qb-ready``; plain: its ``<details>`` is parsed; quiz: the
-   document has loaded, when its script binds); the main-thread long tasks
+   document is parsed, when its script binds; each time recorded in the page by a mutation
+   observer, with no polling from outside: every poll forced style and layout on the
+   loading page); the main-thread long tasks
    (``PerformanceObserver('longtask')``: count, total, longest); the bytes transferred
    (resource timing's ``transferSize`` of the page and everything it loaded);
 2. tapped: from first contentful paint on (the browser's lifecycle event), the first option of
@@ -91,14 +93,14 @@ KINDS: dict[str, dict[str, str]] = {
         "target": ".qb-option .qb-option-text",
         "feedback": "(q) => { const f = q.querySelector('.qb-feedback');"
         " return !!(f && f.textContent.trim()); }",
-        "ready": "(q) => q.hasAttribute('data-qb-ready')",
+        "ready": "(q) => q.__benchReady",
     },
     "plain": {
         "question": "details.success",
         "clickable": "details.success",
         "target": "summary",
         "feedback": "(q) => q.open",
-        "ready": "(q) => true",
+        "ready": "(q) => q.__benchAdded",
     },
     "quiz": {
         "question": ".quiz",
@@ -106,13 +108,23 @@ KINDS: dict[str, dict[str, str]] = {
         "target": "fieldset label",
         "feedback": "(q) => { const f = q.querySelector('.quiz-feedback');"
         " return !!(f && !f.classList.contains('hidden')); }",
-        "ready": "(q) => document.readyState !== 'loading'",
+        "ready": "(q) => performance.getEntriesByType('navigation')[0].domInteractive",
     },
 }
 
-# Installed before any page script: long tasks, event timings and first paint, buffered.
+# Installed before any page script: long tasks, event timings and first paint, buffered;
+# when each element was added to the page and when each got ``data-qb-ready`` (a mutation
+# observer: no polling from outside, which would force style and layout while the page loads).
 OBSERVE = """
 window.__bench = { longtasks: [], clicks: [], taps: [] };
+new MutationObserver((list) => {
+  const now = performance.now();
+  for (const m of list) {
+    if (m.type === "attributes") m.target.__benchReady ??= now;
+    else for (const n of m.addedNodes) n.__benchAdded ??= now;
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true,
+                       attributeFilter: ["data-qb-ready"] });
 addEventListener("click", (e) => window.__bench.taps.push(e.timeStamp), true);
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) window.__bench.longtasks.push([e.startTime, e.duration]);
@@ -126,9 +138,9 @@ new PerformanceObserver((list) => {
 }).observe({ type: "event", durationThreshold: 16, buffered: true });
 """
 
-STATE = """([kind, question, ready]) => {
+STATE = """([question, ready]) => {
   const paint = performance.getEntriesByName("first-contentful-paint")[0];
-  const isReady = eval(ready);
+  const readyAt = eval(ready);
   const h = innerHeight;
   const all = Array.from(document.querySelectorAll(question));
   const visible = all.filter((q) => {
@@ -136,8 +148,9 @@ STATE = """([kind, question, ready]) => {
     return r.bottom > 0 && r.top < h;
   });
   if (!visible.length && all.length) visible.push(all[0]);  // below the fold: the first
-  return { now: performance.now(), fcp: paint ? paint.startTime : null, questions: all.length,
-           visible: visible.length, ready: visible.length > 0 && visible.every(isReady) };
+  const times = visible.map(readyAt);
+  return { fcp: paint ? paint.startTime : null, questions: all.length, visible: visible.length,
+           ready: times.length && times.every((t) => t != null) ? Math.max(...times) : null };
 }"""
 
 
@@ -259,18 +272,9 @@ def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
     context, page, _ = _throttled(browser)
     try:
         page.goto(url, wait_until="commit", timeout=120_000)
-        args = [kind, spec["question"], spec["ready"]]
-        ready_at = None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            state = page.evaluate(STATE, args)
-            if state["ready"] and ready_at is None:
-                ready_at = state["now"]
-                break
-            time.sleep(0.02)
         page.wait_for_load_state("load", timeout=120_000)
         page.wait_for_timeout(3000)  # let late work (Material's, the widget's) show up
-        state = page.evaluate(STATE, args)
+        state = page.evaluate(STATE, [spec["question"], spec["ready"]])
         data = page.evaluate(
             """() => {
               const all = [...performance.getEntriesByType("navigation"),
@@ -284,7 +288,7 @@ def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
         context.close()
     return {
         "fcp": state["fcp"],
-        "visible_ready": ready_at,
+        "visible_ready": state["ready"],
         "visible": state["visible"],
         "questions": state["questions"],
         "longtasks": _long(data["longtasks"]),
@@ -319,6 +323,7 @@ def _tap_and_wait(
     spec = KINDS[kind]
     aim = page.evaluate(AIM, [spec["clickable"], spec["target"], index])
     if aim is None:
+        time.sleep(0.02)
         return None
     before = page.evaluate("() => window.__bench.taps.length")
     _tap(cdp, aim["x"], aim["y"])
