@@ -155,14 +155,18 @@ STATE = """([question, ready]) => {
 
 
 # Where to tap question ``i``'s target: scrolled to the middle of the viewport when it is not
-# in it (a reader scrolls to it), its centre in CSS pixels; null while it is not in the page.
-AIM = """([question, target, i]) => {
+# in it (a reader scrolls to it) and shown, its centre in CSS pixels; null while it is not in
+# the page.
+AIM = """async ([question, target, i]) => {
   const q = document.querySelectorAll(question)[i];
   const t = q && q.querySelector(target);
   if (!t) return null;
   let r = t.getBoundingClientRect();
   if (r.top < 60 || r.bottom > innerHeight) {
     t.scrollIntoView({ block: "center" });
+    // where it is once shown: questions brought near the viewport take their real height in
+    // the next frame (content-visibility), and a reader taps what is painted
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     r = t.getBoundingClientRect();
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
