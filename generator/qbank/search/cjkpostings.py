@@ -32,8 +32,6 @@ BATCH = 1 << 16
 FILES_AT_ONCE = 64
 """Terms files whose text is made in one pass (bounds the Python ints made at once)."""
 
-Codes = npt.NDArray[np.int64]
-
 
 def _is_cjk(points: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
     found = np.zeros(points.shape, dtype=bool)
@@ -54,9 +52,9 @@ class CjkPostings:
         self._counts: list[int] = []
         self._numbers: list[int] = []
         self._parts: list[npt.NDArray[np.uint64]] = []
-        self.keys: npt.NDArray[np.uint64] = np.zeros(0, np.uint64)
-        self.starts: Codes = np.zeros(1, np.int64)
-        self.codes: Codes = np.zeros(0, np.int64)
+        self.keys: npt.NDArray[np.uint32] = np.zeros(0, np.uint32)
+        self.starts: npt.NDArray[np.int64] = np.zeros(1, np.int64)
+        self.codes: npt.NDArray[np.int32] = np.zeros(0, np.int32)
 
     def add(self, number: int, terms: Sequence[str], steps: Sequence[int]) -> list[tuple[str, int]]:
         """Take the terms of question ``number`` with their weight steps; hand back the
@@ -92,10 +90,17 @@ class CjkPostings:
 
     def done(self) -> None:
         """Group the postings by term (question order within a term: the codes grow)."""
-        postings = np.sort(np.concatenate([*self._parts, np.zeros(0, np.uint64)]))
-        self._parts = []
-        keys = postings >> 32
-        self.codes = (postings & 0xFFFFFFFF).astype(np.int64)
+        parts, self._parts = self._parts, []
+        postings = np.empty(sum(map(len, parts)), np.uint64)
+        at = 0
+        while parts:  # (each part let go once copied: the memory of the postings once more)
+            part = parts.pop(0)
+            postings[at : at + len(part)] = part
+            at += len(part)
+        postings.sort()
+        self.codes = (postings & 0xFFFFFFFF).astype(np.int32)
+        keys = (postings >> 32).astype(np.uint32)
+        del postings
         starts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
         firsts = np.concatenate([[0], starts]).astype(np.int64) if len(keys) else starts
         self.keys = keys[firsts]
@@ -123,7 +128,7 @@ class CjkPostings:
 
     def unpacked(self) -> dict[str, array[int]]:
         """Every term's postings as ``index.LocaleIndex.postings`` holds them."""
-        data = self.codes.astype(np.int32).tobytes()
+        data = self.codes.tobytes()
         found: dict[str, array[int]] = {}
         starts = (self.starts * 4).tolist()
         for term, start, end in zip(self.terms(), starts, starts[1:], strict=False):
