@@ -116,7 +116,8 @@ class CjkPostings:
         two = (self.keys & 0xFFFF).astype(np.int64)
         two = np.where(two > 0, two + (_FIRST - 1), 0)
         return [
-            chr(a) + chr(b) if b else chr(a) for a, b in zip(one.tolist(), two.tolist(), strict=True)
+            chr(a) + chr(b) if b else chr(a)
+            for a, b in zip(one.tolist(), two.tolist(), strict=True)
         ]
 
     def buckets(self, count: int) -> npt.NDArray[np.int64]:
@@ -152,7 +153,9 @@ class CjkPostings:
             members = order[bounds[low] : bounds[high]]
             first, last = self.starts[members], self.starts[members + 1]
             sizes = last - first
-            picked = deltas[np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())]
+            picked = deltas[
+                np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+            ]
             text = ",".join(map(str, picked.tolist())) + ","
             widths = np.ones(len(picked), np.int64)  # digits and the comma after
             for power in range(1, 10):
