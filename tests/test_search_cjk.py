@@ -4,6 +4,7 @@ characters at the edges of every CJK range, mixed with Latin terms, any number o
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -55,7 +56,7 @@ def test_packed_and_unpacked_terms_files_are_the_same(seed: int, size: int, per:
     docs = []
     for number in range(size):
         words = rng.sample(chars, rng.randint(0, 8))
-        terms = words + [a + b for a, b in zip(words, words[1:], strict=False)]
+        terms = words + [a + b for a, b in itertools.pairwise(words)]
         terms += rng.sample(PLAIN, rng.randint(0, 3))
         rng.shuffle(terms)
         docs.append(doc(number, terms, rng))

@@ -138,7 +138,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.serve is None or self.serve.shared is None:
             self.locales.start(
                 config,
-                bank.catalog.locales,
+                bank,
                 lambda locale, folder: self._build_locale(
                     unrendered, locale, config, folder, index=False
                 ),

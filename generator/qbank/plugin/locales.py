@@ -6,9 +6,9 @@ Under ``mkdocs build`` ONE forked process builds the other locales one after the
 the parent builds the default locale (two processes for two cores, and the memory of two:
 each holds the bank; fork shares it copy-on-write, but reading objects writes their reference
 counts). The work is balanced by the search indexes of the other locales (each needs only the
-bank): whichever process is free first takes the next one (``IndexClaims``), the parent from
-the last locale on, the locale process, once it has built every locale's pages, from the
-first. Which one writes an index changes nothing in it. Under ``mkdocs serve`` (or without
+bank): whichever process is free first takes the costliest one left (``IndexClaims``; the
+parent once its own locale is written, the locale process once it has built every locale's
+pages). Which one writes an index changes nothing in it. Under ``mkdocs serve`` (or without
 fork) the parent builds them itself, after its own.
 """
 
@@ -36,7 +36,7 @@ from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import log, phase
 from qbank.release import releasing
 from qbank.render import RenderedSite, RenderOptions, render_site
-from qbank.search import INDEX_DIR, SearchIndexError, iter_docs, write_index
+from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, iter_docs, write_index
 
 # (locale, its folder): build its pages and data files there
 BuildLocale = Callable[[str, Path], None]
@@ -46,10 +46,13 @@ IndexLocale = Callable[[str, Path], None]
 
 class IndexClaims:
     """Which process writes the search index of each forked locale: the first to claim it
-    (an atomic ``mkdir`` in a folder both processes see)."""
+    (an atomic ``mkdir`` in a folder both processes see). Both claim in ``order``: the
+    costliest index first (``search.expected_cost``), so that the last one to be taken is
+    the smallest and the two processes end close together."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, order: Sequence[str]) -> None:
         self.folder = folder
+        self.order = tuple(order)
 
     def claim(self, locale: str) -> bool:
         """Whether this process takes ``locale``'s index (no other one has)."""
@@ -157,13 +160,15 @@ class LocaleBuilds:
     def start(
         self,
         config: MkDocsConfig,
-        locales: Sequence[str],
+        bank: Bank,
         build: BuildLocale,
         index: IndexLocale | None,
     ) -> None:
-        """Fork one process that builds ``locales[1:]`` (``build``), one after the other, and
-        then writes (``index``; None: none) the search indexes the parent has not claimed;
-        the child writes into folders beside the site, ``collect`` renames them into place."""
+        """Fork one process that builds the bank's locales but the first (``build``), one
+        after the other, and then writes (``index``; None: none) the search indexes the
+        parent has not claimed; the child writes into folders beside the site, ``collect``
+        renames them into place."""
+        locales = bank.catalog.locales
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
         if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
@@ -176,7 +181,11 @@ class LocaleBuilds:
             return
         claims = None
         if index is not None:
-            claims = IndexClaims(Path(tempfile.mkdtemp(prefix=".qbank-claims-", dir=parent)))
+            costs = {locale: expected_cost(bank, locale) for locale in folders}
+            claims = IndexClaims(
+                Path(tempfile.mkdtemp(prefix=".qbank-claims-", dir=parent)),
+                sorted(folders, key=lambda locale: -costs[locale]),  # (stable: ties in order)
+            )
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
@@ -186,9 +195,9 @@ class LocaleBuilds:
             try:
                 for locale, folder in folders.items():
                     build(locale, folder)
-                for locale, folder in folders.items():
+                for locale in claims.order if claims else ():
                     if index is not None and claims is not None and claims.claim(locale):
-                        index(locale, folder)
+                        index(locale, folders[locale])
                 status = 0
             except BaseException as error:  # reported through the exit status
                 log.error("qbank: the build of another locale failed: %s", error)
@@ -202,12 +211,11 @@ class LocaleBuilds:
 
     def index_here(self, bank: Bank, scratch: Path, topic_url: TopicUrl) -> dict[str, Path]:
         """Write into ``scratch`` the indexes of the locales the child builds that this
-        process claims first (the last locale first: the child builds it last); each one's
-        index folder, by locale."""
+        process claims first; each one's index folder, by locale."""
         extra: dict[str, Path] = {}
         if not self.running or self.claims is None:
             return extra
-        for locale in reversed(self.running):
+        for locale in self.claims.order:
             if self.claims.claim(locale):
                 write_search_index(bank, locale, scratch, topic_url)
                 extra[locale] = scratch / locale / INDEX_DIR

@@ -176,6 +176,23 @@ def iter_docs(
             yield question_doc(bank, entry, locale, topic_url(locale, entry))
 
 
+def expected_cost(bank: Bank, locale: str, sample: int = 16) -> int:
+    """About how much making ``locale``'s index costs, to order the work (not exact): the
+    terms of every ``sample``-th question's prompt and explanation, a word of a spaced
+    script one term and a CJK character two (itself and a pair), times ``sample``."""
+    cost = 0
+    for entry in bank.entries[::sample]:
+        if locale not in entry.locales:
+            continue
+        q = entry.question
+        for texts in (q.prompt, q.explanation):
+            if texts and locale in texts:
+                text = texts[locale]
+                wide = len(_WIDE.findall(text))
+                cost += 2 * wide + (len(text) - wide) // 6
+    return cost * sample
+
+
 def bank_docs(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[SearchDoc]:
     """``iter_docs`` as a list."""
     return list(iter_docs(bank, locale, topic_url))
