@@ -33,11 +33,17 @@ FILES_AT_ONCE = 64
 """Terms files whose text is made in one pass (bounds the Python ints made at once)."""
 
 
-def _is_cjk(points: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
+def is_cjk_point(points: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
+    """Which of ``points`` (code points) are CJK characters."""
     found = np.zeros(points.shape, dtype=bool)
     for low, high in _RANGES:
         found |= (points >= low) & (points <= high)
     return found
+
+
+def code_points(text: str) -> npt.NDArray[np.uint32]:
+    """The code points of ``text`` (a lone surrogate as its own)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
 
 
 class CjkPostings:
@@ -77,11 +83,11 @@ class CjkPostings:
         codes = numbers * self._levels + np.asarray(self._steps, np.int64)
         self._terms, self._steps, self._counts, self._numbers = [], [], [], []
         lengths = np.fromiter(map(len, terms), np.int64, len(terms))
-        points = np.frombuffer("".join(terms).encode("utf-32-le"), np.uint32)
+        points = code_points("".join(terms))
         first = np.cumsum(lengths) - lengths
         second = np.minimum(first + 1, len(points) - 1)
         one, two = points[first], np.where(lengths == 2, points[second], 0)
-        cjk = _is_cjk(one) & ((lengths == 1) | ((lengths == 2) & _is_cjk(two)))
+        cjk = is_cjk_point(one) & ((lengths == 1) | ((lengths == 2) & is_cjk_point(two)))
         key = (one.astype(np.int64) - (_FIRST - 1)) << 16
         key |= np.where(lengths == 2, two.astype(np.int64) - (_FIRST - 1), 0)
         self._parts.append((key[cjk].astype(np.uint64) << 32) | codes[cjk].astype(np.uint64))
