@@ -41,11 +41,17 @@ def doc(number: int, terms: list[str], rng: random.Random) -> SearchDoc:
 
 
 def both_ways(docs: list[SearchDoc]) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The files of ``docs`` as built (CJK terms packed when most terms are CJK) and with
+    every term filed one by one (``PEEK`` 0: no document says the index is mostly CJK)."""
     packed = LocaleIndex.build(docs, "zh")
-    unpacked = LocaleIndex.build(docs, "zh")
-    unpacked.unpack()
-    assert unpacked.packed is None
-    return dict(packed.files()), dict(unpacked.files())
+    saved = index.PEEK
+    index.PEEK = 0
+    try:
+        one_by_one = LocaleIndex.build(docs, "zh")
+    finally:
+        index.PEEK = saved
+    assert one_by_one.packed is None
+    return dict(packed.files()), dict(one_by_one.files())
 
 
 @settings(max_examples=60, deadline=None)
@@ -73,9 +79,26 @@ def test_packed_and_unpacked_terms_files_are_the_same(seed: int, size: int, per:
 @pytest.mark.parametrize("count", [0, 1, 300])
 def test_plain_terms_stay_out_of_the_cjk_files(count: int) -> None:
     rng = random.Random(count)
-    docs = [doc(n, ["数据", "数", "据", "alpha", "\u303f", "\ud7b0x"], rng) for n in range(count)]
+    docs = [doc(n, ["数据", "数", "据", "库", "alpha", "\u303f", "\ud7b0x"], rng) for n in range(count)]
     built = LocaleIndex.build(docs, "zh")
     assert all(not is_cjk(term) for term in built.postings)
-    assert len(built.packed or ()) == 3 * count
-    packed, unpacked = both_ways(docs)
-    assert packed == unpacked
+    assert len(built.packed or ()) == 4 * count
+    packed, one_by_one = both_ways(docs)
+    assert packed == one_by_one
+
+
+def test_a_longer_cjk_term_is_filed_with_the_rest() -> None:
+    rng = random.Random(3)
+    docs = [doc(n, ["数据", "数", "数据库", "索引"][: 1 + n % 4], rng) for n in range(500)]
+    built = LocaleIndex.build(docs, "zh")
+    assert built.packed is None  # (unpacked: every CJK term filed one by one)
+    packed, one_by_one = both_ways(docs)
+    assert packed == one_by_one
+
+
+def test_an_index_of_few_cjk_terms_files_them_one_by_one() -> None:
+    rng = random.Random(5)
+    docs = [doc(n, ["alpha", "beta", "gamma", "数"], rng) for n in range(100)]
+    built = LocaleIndex.build(docs, "en")
+    assert built.packed is None
+    assert built.cjk == 100

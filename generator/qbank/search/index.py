@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import itertools
 import json
 import operator
 import shutil
@@ -43,6 +44,18 @@ manifest only gives their number."""
 
 Pace = Callable[[Iterable[Any], int], Iterable[Any]]
 """How a long loop of ``LocaleIndex.build`` is run: ``background.paced`` under serve."""
+
+
+PEEK = 32
+"""Documents looked at before indexing, to choose how CJK terms are filed (``_mostly_cjk``)."""
+
+
+def _mostly_cjk(docs: list[SearchDoc]) -> bool:
+    """Whether the terms of ``docs`` are mostly CJK (a Chinese, Japanese or Korean index):
+    then CJK terms are packed in arrays (``CjkPostings``), faster for many of them; in any
+    other index they are filed one by one like every other term (the same files)."""
+    terms = [term for doc in docs for term, _ in doc.terms]
+    return sum(map(is_cjk, terms)) * 2 > len(terms)
 
 
 def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
@@ -153,18 +166,25 @@ class LocaleIndex:
         be able to come first)."""
         index = cls(locale)
         growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
-        packed = CjkPostings(LEVELS)
+        docs = iter(docs)
+        first = list(itertools.islice(docs, PEEK))
+        packed = CjkPostings(LEVELS) if _mostly_cjk(first) else None
         by_filter: dict[str, dict[str, list[int]]] = {}
-        for number, doc in enumerate(docs):
-            if doc.terms:
+        for number, doc in enumerate(itertools.chain(first, docs)):
+            if packed is None:
+                base = number * LEVELS
+                for term, step in doc.terms:
+                    growing[term].append(base + step)
+            elif doc.terms:
                 for term, code in packed.add(number, *zip(*doc.terms, strict=True)):
                     growing[term].append(code)
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
             for name, value in doc.filters:
                 by_filter.setdefault(name, {}).setdefault(value, []).append(number)
-        for term, code in packed.flush():
-            growing[term].append(code)
-        packed.done()
+        if packed is not None:
+            for term, code in packed.flush():
+                growing[term].append(code)
+            packed.done()
         width = (len(index.shown) + 7) // 8
         for name, values in by_filter.items():
             index.filters[name] = {}
@@ -175,12 +195,14 @@ class LocaleIndex:
         growing.default_factory = None  # from now on a plain dict: a lookup never adds
         index.postings = postings = growing  # (every term but the CJK ones, which are packed)
         index.packed = packed
-        index.cjk = len(packed)
+        pace = pace or _unpaced
+        terms = pace(postings.items(), 4096)
+        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term)) + len(packed or ())
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
-        for term in (pace or _unpaced)(postings, 4096):
+        for term in pace(postings, 4096):
             index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
-        if any(key.startswith("~") for key in index.shards):  # (a CJK term not packed)
-            index.unpack()
+        if packed is not None and any(key.startswith("~") for key in index.shards):
+            index.unpack()  # (a CJK term that was not packed: all filed one by one)
         return index
 
     def unpack(self) -> None:
