@@ -79,7 +79,8 @@ def test_packed_and_unpacked_terms_files_are_the_same(seed: int, size: int, per:
 @pytest.mark.parametrize("count", [0, 1, 300])
 def test_plain_terms_stay_out_of_the_cjk_files(count: int) -> None:
     rng = random.Random(count)
-    docs = [doc(n, ["数据", "数", "据", "库", "alpha", "\u303f", "\ud7b0x"], rng) for n in range(count)]
+    terms = ["数据", "数", "据", "库", "alpha", "\u303f", "\ud7b0x"]
+    docs = [doc(n, terms, rng) for n in range(count)]
     built = LocaleIndex.build(docs, "zh")
     assert all(not is_cjk(term) for term in built.postings)
     assert len(built.packed or ()) == 4 * count

@@ -17,7 +17,8 @@ This is speed machinery only: which terms there are and where they are filed are
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -133,12 +134,16 @@ class CjkPostings:
         pair = np.where(two > 0, one * 31 + two + (_FIRST - 1), one)
         return np.asarray(pair % count, np.int64)
 
-    def unpacked(self) -> dict[str, array[int]]:
-        """Every term's postings as ``index.LocaleIndex.postings`` holds them."""
+    def unpacked(
+        self, pace: Callable[[Iterable[Any], int], Iterable[Any]] | None = None
+    ) -> dict[str, array[int]]:
+        """Every term's postings as ``index.LocaleIndex.postings`` holds them (``pace``: as
+        ``index.LocaleIndex.build``'s)."""
         data = self.codes.tobytes()
         found: dict[str, array[int]] = {}
         starts = (self.starts * 4).tolist()
-        for term, start, end in zip(self.terms(), starts, starts[1:], strict=False):
+        terms = zip(self.terms(), starts, starts[1:], strict=False)
+        for term, start, end in pace(terms, 4096) if pace else terms:
             codes = found[term] = array("i")
             codes.frombytes(data[start:end])
         return found

@@ -205,12 +205,12 @@ class LocaleIndex:
             index.unpack()  # (a CJK term that was not packed: all filed one by one)
         return index
 
-    def unpack(self) -> None:
+    def unpack(self, pace: Pace | None = None) -> None:
         """Move the packed CJK postings into ``postings`` and ``shards`` (for ``replace``)."""
         packed, self.packed = self.packed, None
         if packed is None:
             return
-        unpacked = packed.unpacked()
+        unpacked = packed.unpacked(pace)
         self.postings.update(unpacked)
         for term, number in zip(unpacked, packed.buckets(self.buckets).tolist(), strict=True):
             self.shards.setdefault(f"~{number}", set()).add(term)

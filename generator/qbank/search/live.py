@@ -205,7 +205,7 @@ class LiveIndex:
         try:
             write_files(background.paced(index.files(), 8), fresh)
             publish.publish(fresh, target)
-            index.unpack()
+            index.unpack(background.paced)
         except OSError as error:
             log.warning("qbank: search index of %s could not be rebuilt: %s", locale, error)
             return
