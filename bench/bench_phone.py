@@ -1,7 +1,7 @@
 """Phone bench: a big topic page on a slow phone, qbank against plain Material and mkdocs-quiz.
 
     python bench/bench_phone.py [--sizes 25 75 250] [--runs 1] [--work /tmp/qbank-phone]
-        [--skip-quiz] [--build all|qbank|none] [--json out.json]
+        [--skip-quiz] [--build all|qbank|none] [--json out.json] [--weight-only]
 
 For topic pages of each size (one topic of that many questions, written by
 ``bench/make_bank.py``) it builds three sites of the same questions: qbank (its defaults),
@@ -422,9 +422,13 @@ def report(
             a, b = figures["qbank"].get(key), figures.get(other, {}).get(key)
             ratios.append(f"{a / b:10.2f}x" if a is not None and b else f"{'-':>11}")
         print(f"  {label:<36}{cells}  " + " ".join(ratios))
-    for kind in kinds:
-        w = weights[kind]
-        p = weights["plain"]
+    report_weight(weights)
+
+
+def report_weight(weights: dict[str, dict[str, int]]) -> None:
+    """Each kind's HTML and own assets, raw and gzip, and how far above plain's they are."""
+    p = weights["plain"]
+    for kind, w in weights.items():
         total, total_gz = w["html"] + w["assets"], w["html_gzip"] + w["assets_gzip"]
         extra = (total - p["html"] - p["assets"]) / 1024
         extra_gz = (total_gz - p["html_gzip"] - p["assets_gzip"]) / 1024
@@ -432,7 +436,8 @@ def report(
             f"  weight {kind:<6} HTML {w['html'] / 1024:6.1f} KiB ({w['html_gzip'] / 1024:5.1f} gz)"
             f" + own assets {w['assets'] / 1024:5.1f} KiB ({w['assets_gzip'] / 1024:4.1f} gz)"
             f" = plain {extra:+6.1f} KiB raw, {extra_gz:+5.1f} KiB gzip"
-            f" ({total / (p['html'] + p['assets']):.2f}x raw)"
+            f" ({total / (p['html'] + p['assets']):.2f}x raw)",
+            flush=True,
         )
 
 
@@ -451,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     parser.add_argument(
+        "--weight-only", action="store_true", help="only the weights (no browser; no quiz)"
+    )
+    parser.add_argument(
         "--page-size",
         type=int,
         help="qbank's page_size (questions a topic page holds; 0: one page; default: the"
@@ -461,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
 
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    quiz = not args.skip_quiz and quiz_installed()
+    quiz = not args.skip_quiz and not args.weight_only and quiz_installed()
     kinds = ["qbank", "plain"] + (["quiz"] if quiz else [])
     sites = {
         size: (
@@ -474,6 +482,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.build == "qbank":
         for size in args.sizes:
             build_qbank(work, size, args.page_size)
+    if args.weight_only:
+        for size in args.sizes:
+            print(f"\n{size}-question topic page:", flush=True)
+            report_weight({kind: weight(sites[size][kind], kind) for kind in ("qbank", "plain")})
+        return 0
     httpd, base = serve(work)
     results: dict[str, Any] = {}
     try:

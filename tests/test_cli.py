@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -370,3 +373,64 @@ def test_main_help_lists_every_command() -> None:
     assert result.exit_code == 0
     for name in main.commands:
         assert f"  {name} " in result.stdout
+
+
+# --- start-up ----------------------------------------------------------------------------
+
+
+def _in_fresh_python(code: str, env: dict[str, str] | None = None) -> str:
+    """What ``code`` prints, run by a new Python process (a fresh set of imported modules)."""
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_version_and_help_do_not_import_the_bank() -> None:
+    """`qbank --version` and `--help` print without importing pydantic, PyYAML or numpy
+    (most of `qbank validate`'s start-up)."""
+    code = (
+        "import sys\n"
+        "from qbank.cli import main\n"
+        "for args in (['--version'], ['--help']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in ('pydantic', 'yaml', 'numpy', 'qbank.bank') if m in sys.modules))"
+    )
+    shown = _in_fresh_python(code).splitlines()
+    assert shown[0] == "qbank, version 0.1.0"
+    assert shown[-1] == "[]"
+
+
+def test_validate_of_a_bank_without_questions_does_not_import_numpy(tmp_path: Path) -> None:
+    """numpy is imported for the prompts' comparison keys and their join: a bank with only
+    its catalog (the start of a new bank) is checked without it; with a question it is."""
+    content = tmp_path / "content"
+    shutil.copytree(BASE, content)
+    question = content / TOPIC / "good.yaml"
+    kept = question.read_text(encoding="utf-8")
+    question.unlink()
+    code = (
+        "import sys\n"
+        "from qbank.bank import validate_bank\n"
+        f"count, problems = validate_bank({str(content)!r})\n"
+        "print(count, [p.message for p in problems], 'numpy' in sys.modules)"
+    )
+    assert _in_fresh_python(code) == "0 ['topic has no questions'] False"
+    question.write_text(kept, encoding="utf-8")
+    assert _in_fresh_python(code) == "1 [] True"
+
+
+def test_importing_qbank_asks_for_one_blas_thread_unless_the_user_chose() -> None:
+    """numpy's OpenBLAS would start a spinning worker thread per extra core at import: qbank
+    never does linear algebra, so it asks for one thread, keeping a value the user set."""
+    code = "import os, qbank, numpy\nprint(os.environ['OPENBLAS_NUM_THREADS'])"
+    assert _in_fresh_python(code) == "1"
+    assert _in_fresh_python(code, {"OPENBLAS_NUM_THREADS": "3"}) == "3"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import qbank.loader
 from qbank.bank import near_duplicates, normalize_text, prompt_tokens
 from qbank.loader import MAX_FILE_BYTES, read_document
 
@@ -89,6 +90,31 @@ def test_positions_point_into_block_scalars(tmp_path: Path) -> None:
     assert doc.locate(("prompt", "tr"), text_line=0) == (5, 7)
     assert doc.locate(("prompt", "tr"), at_value=True) == (5, 7)
     assert doc.locate(("prompt", "zh")) == (1, 1)  # missing: the nearest written ancestor
+
+
+def test_a_problem_is_located_from_the_parse_not_a_second_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The positions of a file's problems come from the nodes its parse composed: the text
+    is composed once, and the problem's line is the same as from a parse of its own."""
+    path = tmp_path / "q.yaml"
+    path.write_text("id: x\nprompt:\n  en: |\n    one\n  tr: bir\n", encoding="utf-8")
+    composed: list[str] = []
+    compose = qbank.loader._compose
+
+    def counted(text: str) -> object:
+        composed.append(text)
+        return compose(text)
+
+    monkeypatch.setattr(qbank.loader, "_compose", counted)
+    doc = read_document(path, "q.yaml")
+    problem = doc.problem(("prompt", "tr"), "a problem", "a hint", at_value=True)
+    assert (problem.line, problem.col, problem.key) == (5, 7, "prompt.tr")
+    assert len(composed) == 1
+    again = read_document(path, "q.yaml")
+    again._node = None  # as a document that was not parsed whole: composed again
+    assert again.locate(("prompt", "tr"), at_value=True) == (5, 7)
+    assert len(composed) == 3
 
 
 def test_prompt_tokens_pair_chinese_characters() -> None:

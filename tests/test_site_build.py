@@ -12,6 +12,10 @@ import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
+from qbank.minify import asset_bytes
+from qbank.templates import TEMPLATES
+from qbank.theme import ASSETS, LAZY_ASSETS
+
 LOCALES = ("en", "tr", "zh")
 SITE_URL = "https://example.org/bank/"
 REPO = "https://github.com/qbank-dev/qbank"
@@ -221,3 +225,18 @@ def test_material_tags_list_the_bank_tags_per_locale(tmp_path: Path) -> None:
     )
     links = {a.attributes.get("href") for a in topic.css("a.md-tag")}
     assert "../../tags/#tag:gpu" in links
+
+
+def test_assets_ship_minified_and_the_theme_markup_compact(site: Path) -> None:
+    """What every page loads is the minified widget (``qbank.minify``); the readable
+    sources stay in site_templates; the theme's markup has no runs of spaces left."""
+    for asset in (*ASSETS, *LAZY_ASSETS):
+        shipped = (site / asset).read_bytes()
+        assert shipped == asset_bytes(asset), asset
+        assert len(shipped) < 0.85 * len((TEMPLATES / asset).read_bytes()), asset
+    page = (site / "en/ml-engineer/throughput/index.html").read_text("utf-8")
+    kept = r"<(script|pre|textarea|style)\b.*?</\1>|<article\b.*?</article>"
+    chrome = re.sub(kept, "(kept)", page, flags=re.S)
+    assert 'class="md-nav' in chrome
+    assert "qb-q" in page
+    assert not re.search(r"\n[ \t\n\r\f]|[ \t\r\f]{2,}", chrome)

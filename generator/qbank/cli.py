@@ -6,13 +6,19 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from qbank import __version__
-from qbank.bank import CATALOG_FILE, Bank, check_bank, load_bank, validate_bank
 from qbank.problems import ContentError, errors_in, format_problems
 from qbank.progress import Report, no_progress, shown
+
+if TYPE_CHECKING:
+    from qbank.bank import Bank
+
+# The bank's modules (pydantic, PyYAML, numpy: most of the start-up) are imported by the
+# commands that use them, so that `qbank --version` and `qbank --help` start at once.
 
 DEFAULT_CONTENT = "content"
 
@@ -30,6 +36,8 @@ quiet_option = click.option(
 
 def _bank_root(path: Path) -> Path:
     """The content folder holding catalog.yaml at or above ``path``."""
+    from qbank.catalog import CATALOG_FILE
+
     probe = path.resolve()
     if probe.is_file():
         probe = probe.parent
@@ -40,6 +48,8 @@ def _bank_root(path: Path) -> Path:
 
 
 def _load(content: Path, progress: Report = no_progress) -> Bank:
+    from qbank.bank import load_bank
+
     try:
         return load_bank(content, progress=progress)
     except ContentError as exc:
@@ -72,6 +82,8 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> 
     PATHS are content folders or files inside them (default: ./content); the whole bank
     around each is checked, because ids and prompts must be unique across files.
     """
+    from qbank.bank import CATALOG_FILE, validate_bank
+
     roots = sorted({_bank_root(p) for p in (paths or (Path(DEFAULT_CONTENT),))})
     problems = []
     counted = 0
@@ -119,6 +131,7 @@ def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> 
 @content_option
 def new(where: str, kind: str, locales: str | None, slug: str | None, content: Path) -> None:
     """Write a ready-to-fill question file with a fresh UUIDv7 in FIELD/TOPIC."""
+    from qbank.catalog import CATALOG_FILE
     from qbank.scaffold import new_question, schema_path
 
     if not (content / CATALOG_FILE).is_file():  # run inside the bank: find it, as validate does
@@ -252,6 +265,7 @@ def import_(
     (comments in it are lost). Ids come from the source or, without one, from the
     prompt (UUIDv5), so importing again changes nothing; a file is never overwritten.
     """  # noqa: RUF002
+    from qbank.bank import check_bank
     from qbank.importers import SourceError, apply_plan, plan_import, read_source
     from qbank.problems import display_path
 

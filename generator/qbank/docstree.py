@@ -37,6 +37,7 @@ import yaml
 
 from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.incremental.cache import FileCache
+from qbank.minify import asset_bytes
 from qbank.model import TEXT_FIELDS, Catalog
 from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
@@ -331,7 +332,7 @@ def tree_files(
             if found.is_file() and relative not in made and not relative.startswith("."):
                 yield f"{DOCS}/{relative}", found.read_bytes()
     for asset in (*ASSETS, *LAZY_ASSETS):
-        yield f"{DOCS}/{asset}", (TEMPLATES / asset).read_bytes()
+        yield f"{DOCS}/{asset}", asset_bytes(asset)
     overrides = TEMPLATES / "overrides"
     for found in sorted(overrides.rglob("*")):
         if found.is_file():

@@ -79,6 +79,9 @@ class Document:
     raw: bytes = field(default=b"", repr=False)  # the file's bytes
     problems: list[Problem] = field(default_factory=list)
     _positions: dict[Path_, Position] | None = None
+    # The parse's composed nodes, kept while the document lives, so that the positions of
+    # its first problem come from the same pass instead of a second parse of the text.
+    _node: yaml.Node | None = field(default=None, repr=False)
 
     @property
     def digest(self) -> str:
@@ -126,13 +129,16 @@ class Document:
         return pos.value_line + text_line + (1 if pos.block else 0), 1
 
     def positions(self) -> dict[Path_, Position]:
-        """Positions of every key path; composed again from the text on first use."""
+        """Positions of every key path, on first use: from the parse's nodes, or (for a
+        document that was not parsed whole) composed again from the text."""
         if self._positions is None:
             self._positions = {}
-            try:
-                node = _compose(self.text)
-            except yaml.YAMLError:
-                return self._positions
+            node, self._node = self._node, None
+            if node is None:
+                try:
+                    node = _compose(self.text)
+                except yaml.YAMLError:
+                    return self._positions
             if node is not None:
                 _walk_positions(node, (), self._positions)
         return self._positions
@@ -258,6 +264,7 @@ def parse_into(doc: Document) -> None:
         )
         return
     doc.data = _construct(node, (), doc, 0)
+    doc._node = node
 
 
 def _compose(text: str) -> yaml.Node | None:

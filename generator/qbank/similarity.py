@@ -161,11 +161,13 @@ def bounded_near_duplicates(
     prefix token whose sizes allow the threshold; the pairs sharing ``SHARED_IN_PREFIX``
     are compared exactly.
     """
+    n = len(items)
+    if n < 2:  # nothing to join (and numpy not imported for it)
+        return [], False
     import numpy as np  # here, not at the top: most commands never join
 
-    n = len(items)
     sizes = np.fromiter((len(tokens) for _, tokens in items), dtype=np.int64, count=n)
-    if n < 2 or not sizes.any():
+    if not sizes.any():
         return [], False
     flat = flat_int64([tokens for _, tokens in items])
     rank, span, unique_tokens = _global_order(flat)

@@ -22,6 +22,7 @@ LAZY_ASSETS = (
     "assets/match.js",
     "assets/saved.js",
     "assets/review.js",
+    "assets/practice.js",  # the practice and review pages' session
     "assets/transfer.js",
 )  # (pages load them)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")

@@ -14,8 +14,8 @@
  * "qbank:v1:review:damaged:<ms>" before anything is written, never lost.
  *
  * A ".qb-due" box (home and field pages) shows "N due today" with links into the review page;
- * the review page runs its session in qbank.js's practice interface (a ".qb-practice" box with
- * data-review): qbank.js asks window.qbankReview.draw() for the questions and sends each answer
+ * the review page runs its session in practice.js's interface (a ".qb-practice" box with
+ * data-review): practice.js asks window.qbankReview.draw() for the questions and sends each answer
  * back as a "qbank:review" event. Question texts come from the practice JSON files
  * (<locale>/api/practice/<field>/<seniority>.json). Material's instant navigation runs this
  * script again on each page that loads it: listeners are added once, the page work each time.
@@ -223,7 +223,7 @@
     return node;
   }
 
-  // -- a review session (qbank.js runs it) -----------------------------------------------
+  // -- a review session (practice.js runs it) --------------------------------------------
   const files = new Map(); // URL → Promise of a practice JSON
 
   function practiceFile(url) {

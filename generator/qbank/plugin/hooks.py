@@ -25,6 +25,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from qbank.bank import Bank
+from qbank.minify import compact_page
 from qbank.plugin import internals, report
 from qbank.plugin.config import (
     QbankConfig,
@@ -212,10 +213,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     @event_priority(-100)  # after every other plugin has seen the page
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         """Let a written page's HTML go (MkDocs keeps it to the end of the build: all of a
-        big bank's pages would stay in memory); serve keeps its pages."""
+        big bank's pages would stay in memory); serve keeps its pages. The theme's markup
+        goes out with its runs of spaces collapsed (``minify.compact_page``)."""
         if self.serve is None:
             internals.release_page_html(page)
-        return output
+        return compact_page(output)
 
     # -- output --------------------------------------------------------------------------------
 

@@ -14,11 +14,11 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
+from qbank.minify import asset_bytes
 from qbank.parts import is_part_page
 from qbank.plugin.config import Shared
 from qbank.render import PLACEHOLDER, Slot, page_paths
 from qbank.strings import strings_for
-from qbank.templates import TEMPLATES
 from qbank.theme import ASSETS, LAZY_ASSETS
 
 _HEADING_OR_PLACEHOLDER = re.compile(
@@ -57,7 +57,7 @@ def add_pages(
         if path.split("/")[0] not in site.nav or path.startswith(f"{locale}/"):
             _add(files, File.generated(config, path, content=data))
     for asset in (*ASSETS, *LAZY_ASSETS):
-        _add(files, File.generated(config, asset, abs_src_path=str(TEMPLATES / asset)))
+        _add(files, File.generated(config, asset, content=asset_bytes(asset)))
     if config.plugins.get("material/tags") is not None:
         # The tags index of this locale: Material lists every tag with its topic pages.
         title = strings_for(locale)["tags"]
