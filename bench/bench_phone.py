@@ -1,7 +1,7 @@
 """Phone bench: a big topic page on a slow phone, qbank against plain Material and mkdocs-quiz.
 
     python bench/bench_phone.py [--sizes 25 75 250] [--runs 1] [--work /tmp/qbank-phone]
-        [--skip-quiz] [--build all|qbank|none] [--json out.json] [--weight-only]
+        [--skip-quiz] [--build all|qbank|none] [--json out.json] [--weight-only] [--trace DIR]
 
 For topic pages of each size (one topic of that many questions, written by
 ``bench/make_bank.py``) it builds three sites of the same questions: qbank (its defaults),
@@ -15,20 +15,27 @@ browser context (empty cache) per load. Each page is loaded twice:
 
 1. untouched: first contentful paint; the time every question in the first viewport is
    ready (qbank: enhanced, ``data-qb-ready``; plain: its ``<details>`` is parsed; quiz: the
-   document has loaded, when its script binds); the main-thread long tasks
+   document is parsed, when its script binds; each time recorded in the page by a mutation
+   observer, with no polling from outside: every poll forced style and layout on the
+   loading page); the main-thread long tasks
    (``PerformanceObserver('longtask')``: count, total, longest); the bytes transferred
    (resource timing's ``transferSize`` of the page and everything it loaded);
-2. clicked: from the first byte on, the first option of the first question one click
-   answers (a single-answer choice; plain: the first answer block's summary) is clicked
-   again and again where it is shown (Playwright's ``force``: no wait for a stable box)
-   until the click gives feedback (qbank: the question's feedback line has
-   text; plain: the ``<details>`` opens; quiz: its feedback shows). "First
-   answer" is when that click's feedback was painted (the click's timestamp plus its Event
-   Timing duration); then five questions further down are scrolled to and clicked once
-   each: click-to-feedback is the Event Timing duration of those clicks (input to next
-   paint; under 16 ms is not reported by Chromium and counts as 16; of it, the time spent
-   in the page's click handlers is shown apart), and the long tasks
-   after the first answer are listed.
+2. tapped: from first contentful paint on (the browser's lifecycle event), the first option of
+   the first question one tap answers (a single-answer choice; plain: the first answer
+   block's summary) is scrolled to when it is not in the viewport and tapped where it is
+   shown (a press and a release through DevTools' Input domain, as a touch screen sends
+   them: no Playwright actionability checks, which need round trips through the page's
+   busy main thread a reader's tap does not), again until the tap gives feedback (qbank:
+   the question's feedback line has text; plain: the ``<details>`` opens; quiz: its
+   feedback shows). "First answer" is when that tap's feedback was painted (the click's
+   timestamp plus its Event Timing duration, waited for as long as the page takes to
+   report it; a click Chromium does not report, under 16 ms, counts as 16 ms); then five
+   questions further down are scrolled to and tapped once each: click-to-feedback is the
+   Event Timing duration of those clicks (input to next paint; of it, the time spent in the
+   page's click handlers is shown apart), and the long tasks after the first answer are
+   listed. With ``--trace DIR`` a Chromium performance trace of each tapped load is written
+   and the main-thread tasks over 50 ms from first paint to the first answer are listed
+   with what they spent their time on.
 
 It prints a table per size and the ratios qbank / plain and qbank / quiz, and the raw and
 gzip weight of each page's HTML plus the files it loads that Material does not ship. Timing
@@ -86,14 +93,14 @@ KINDS: dict[str, dict[str, str]] = {
         "target": ".qb-option .qb-option-text",
         "feedback": "(q) => { const f = q.querySelector('.qb-feedback');"
         " return !!(f && f.textContent.trim()); }",
-        "ready": "(q) => q.hasAttribute('data-qb-ready')",
+        "ready": "(q) => q.__benchReady",
     },
     "plain": {
         "question": "details.success",
         "clickable": "details.success",
         "target": "summary",
         "feedback": "(q) => q.open",
-        "ready": "(q) => true",
+        "ready": "(q) => q.__benchAdded",
     },
     "quiz": {
         "question": ".quiz",
@@ -101,13 +108,24 @@ KINDS: dict[str, dict[str, str]] = {
         "target": "fieldset label",
         "feedback": "(q) => { const f = q.querySelector('.quiz-feedback');"
         " return !!(f && !f.classList.contains('hidden')); }",
-        "ready": "(q) => document.readyState !== 'loading'",
+        "ready": "(q) => performance.getEntriesByType('navigation')[0].domInteractive",
     },
 }
 
-# Installed before any page script: long tasks, event timings and first paint, buffered.
+# Installed before any page script: long tasks, event timings and first paint, buffered;
+# when each element was added to the page and when each got ``data-qb-ready`` (a mutation
+# observer: no polling from outside, which would force style and layout while the page loads).
 OBSERVE = """
-window.__bench = { longtasks: [], clicks: [] };
+window.__bench = { longtasks: [], clicks: [], taps: [] };
+new MutationObserver((list) => {
+  const now = performance.now();
+  for (const m of list) {
+    if (m.type === "attributes") m.target.__benchReady ??= now;
+    else for (const n of m.addedNodes) n.__benchAdded ??= now;
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true,
+                       attributeFilter: ["data-qb-ready"] });
+addEventListener("click", (e) => window.__bench.taps.push(e.timeStamp), true);
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) window.__bench.longtasks.push([e.startTime, e.duration]);
 }).observe({ type: "longtask", buffered: true });
@@ -120,9 +138,9 @@ new PerformanceObserver((list) => {
 }).observe({ type: "event", durationThreshold: 16, buffered: true });
 """
 
-STATE = """([kind, question, ready]) => {
+STATE = """([question, ready]) => {
   const paint = performance.getEntriesByName("first-contentful-paint")[0];
-  const isReady = eval(ready);
+  const readyAt = eval(ready);
   const h = innerHeight;
   const all = Array.from(document.querySelectorAll(question));
   const visible = all.filter((q) => {
@@ -130,8 +148,28 @@ STATE = """([kind, question, ready]) => {
     return r.bottom > 0 && r.top < h;
   });
   if (!visible.length && all.length) visible.push(all[0]);  // below the fold: the first
-  return { now: performance.now(), fcp: paint ? paint.startTime : null, questions: all.length,
-           visible: visible.length, ready: visible.length > 0 && visible.every(isReady) };
+  const times = visible.map(readyAt);
+  return { fcp: paint ? paint.startTime : null, questions: all.length, visible: visible.length,
+           ready: times.length && times.every((t) => t != null) ? Math.max(...times) : null };
+}"""
+
+
+# Where to tap question ``i``'s target: scrolled to the middle of the viewport when it is not
+# in it (a reader scrolls to it) and shown, its centre in CSS pixels; null while it is not in
+# the page.
+AIM = """async ([question, target, i]) => {
+  const q = document.querySelectorAll(question)[i];
+  const t = q && q.querySelector(target);
+  if (!t) return null;
+  let r = t.getBoundingClientRect();
+  if (r.top < 60 || r.bottom > innerHeight) {
+    t.scrollIntoView({ block: "center" });
+    // where it is once shown: questions brought near the viewport take their real height in
+    // the next frame (content-visibility), and a reader taps what is painted
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    r = t.getBoundingClientRect();
+  }
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }"""
 
 
@@ -213,7 +251,8 @@ def weight(site: Path, kind: str) -> dict[str, int]:
 # -- loading -----------------------------------------------------------------------------------
 
 
-def _throttled(browser: Any) -> tuple[Any, Any]:
+def _throttled(browser: Any) -> tuple[Any, Any, Any]:
+    """A fresh phone-sized context and page, CPU and network slowed; its DevTools session."""
     context = browser.new_context(
         viewport=VIEWPORT, device_scale_factor=2, is_mobile=True, has_touch=True
     )
@@ -223,7 +262,7 @@ def _throttled(browser: Any) -> tuple[Any, Any]:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", SLOW_4G)
-    return context, page
+    return context, page, cdp
 
 
 def _long(tasks: list[list[float]], after: float = 0.0) -> dict[str, float]:
@@ -234,21 +273,12 @@ def _long(tasks: list[list[float]], after: float = 0.0) -> dict[str, float]:
 def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
     """First paint, every visible question ready, long tasks and bytes of one load."""
     spec = KINDS[kind]
-    context, page = _throttled(browser)
+    context, page, _ = _throttled(browser)
     try:
         page.goto(url, wait_until="commit", timeout=120_000)
-        args = [kind, spec["question"], spec["ready"]]
-        ready_at = None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            state = page.evaluate(STATE, args)
-            if state["ready"] and ready_at is None:
-                ready_at = state["now"]
-                break
-            time.sleep(0.02)
         page.wait_for_load_state("load", timeout=120_000)
         page.wait_for_timeout(3000)  # let late work (Material's, the widget's) show up
-        state = page.evaluate(STATE, args)
+        state = page.evaluate(STATE, [spec["question"], spec["ready"]])
         data = page.evaluate(
             """() => {
               const all = [...performance.getEntriesByType("navigation"),
@@ -262,7 +292,7 @@ def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
         context.close()
     return {
         "fcp": state["fcp"],
-        "visible_ready": ready_at,
+        "visible_ready": state["ready"],
         "visible": state["visible"],
         "questions": state["questions"],
         "longtasks": _long(data["longtasks"]),
@@ -271,54 +301,142 @@ def load_untouched(browser: Any, url: str, kind: str) -> dict[str, Any]:
     }
 
 
-def _click_and_wait(
-    page: Any, kind: str, index: int, timeout: float, force: bool = False
-) -> dict[str, Any] | None:
-    """Click question ``index``'s target once; its click timing once the feedback shows (or
-    None when it did not show within ``timeout`` seconds). ``force``: click where the target
-    is now, as a reader's tap does, without waiting until Playwright finds it stable (two
-    animation frames with the same box: while the page loads, seconds after it shows)."""
-    spec = KINDS[kind]
-    question = page.locator(spec["clickable"]).nth(index)
-    before = page.evaluate("() => window.__bench.clicks.length")
-    try:
-        question.locator(spec["target"]).first.click(
-            timeout=60_000, no_wait_after=True, force=force
+def _tap(cdp: Any, x: float, y: float) -> None:
+    """A tap where a reader's finger would land: a press and a release at (x, y) sent through
+    the browser's input pipeline (DevTools' Input domain), as a touch screen's are. Unlike
+    Playwright's click it does not first ask the page (several round trips through its main
+    thread, each waiting behind whatever task runs) where the target is or whether it is
+    stable; the renderer hit-tests the press when its main thread gets to it."""
+    for kind in ("mousePressed", "mouseReleased"):
+        cdp.send(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1},
         )
-    except Exception:  # not clickable yet (not laid out): try again
+
+
+def _tap_and_wait(
+    page: Any, cdp: Any, kind: str, index: int, timeout: float
+) -> dict[str, Any] | None:
+    """Tap question ``index``'s target once (scrolled to first when it is not in the
+    viewport); the tap's timing once the question's feedback shows, or None when it did not
+    show within ``timeout`` seconds (the target not in the page yet, or not answering yet).
+
+    The timing is the click's Event Timing entry (input to the next paint after its
+    handlers), waited for as long as the page takes to deliver it; Chromium reports no entry
+    under 16 ms, so a click without one counts as 16 ms from its timestamp."""
+    spec = KINDS[kind]
+    aim = page.evaluate(AIM, [spec["clickable"], spec["target"], index])
+    if aim is None:
+        time.sleep(0.02)
         return None
+    before = page.evaluate("() => window.__bench.taps.length")
+    _tap(cdp, aim["x"], aim["y"])
     check = f"([i, q]) => ({spec['feedback']})(document.querySelectorAll(q)[i])"
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if page.evaluate(check, [index, spec["clickable"]]):
-            break
+    while not page.evaluate(check, [index, spec["clickable"]]):
+        if time.monotonic() > end:
+            return None
         time.sleep(0.01)
-    else:
+    taps = page.evaluate("() => window.__bench.taps")[before:]
+    if not taps:  # the feedback came from an earlier tap
         return None
-    page.wait_for_timeout(200)  # the event timing entry is queued after the next paint
-    clicks = page.evaluate("() => window.__bench.clicks")[before:]
-    now = page.evaluate("() => performance.now()")
-    if clicks:
-        start, duration, handlers = clicks[-1]
-        return {"start": start, "duration": duration, "end": start + duration, "js": handlers}
-    return {"start": None, "duration": 16.0, "end": now, "js": 0.0}
+    stamp = taps[0]
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        for start, duration, handlers in page.evaluate("() => window.__bench.clicks"):
+            if abs(start - stamp) < 1:
+                return {"start": start, "duration": duration, "end": start + duration,
+                        "js": handlers}  # fmt: skip
+        time.sleep(0.05)
+    return {"start": stamp, "duration": 16.0, "end": stamp + 16.0, "js": 0.0}
 
 
-def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
-    """When the first question first answers a click, later clicks' latency, long tasks."""
+def _first_paint(page: Any, cdp: Any, url: str) -> None:
+    """Load ``url`` and return once the browser reports its first contentful paint (a
+    lifecycle event the browser sends: no round trip through the page's main thread)."""
+    painted: list[str] = []
+    cdp.on(
+        "Page.lifecycleEvent",
+        lambda e: painted.append(e["name"]) if e["name"] == "firstContentfulPaint" else None,
+    )
+    cdp.send("Page.enable")
+    cdp.send("Page.setLifecycleEventsEnabled", {"enabled": True})
+    page.goto(url, wait_until="commit", timeout=120_000)
+    deadline = time.monotonic() + 120
+    while not painted and time.monotonic() < deadline:
+        page.wait_for_timeout(10)
+
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "loading",
+                    "blink", "v8.execute", "navigation", "rail"]  # fmt: skip
+# What a main-thread task spent its time on: these trace events, by name (the script's
+# file and line, the event's type), summed.
+CAUSES = {"EvaluateScript": "run", "v8.compile": "compile", "FunctionCall": "call",
+          "EventDispatch": "event", "TimerFire": "timer", "FireAnimationFrame": "frame",
+          "ParseHTML": "parse", "UpdateLayoutTree": "style", "Layout": "layout",
+          "Paint": "paint", "RenderFrameImpl::didFinishLoad": "load-finished",
+          "MajorGC": "gc", "MinorGC": "gc", "RunMicrotasks": "microtasks"}  # fmt: skip
+
+
+def trace_tasks(path: Path, until: float, longer: float = 50.0) -> list[dict[str, Any]]:
+    """The renderer main thread's tasks longer than ``longer`` ms in a Chromium trace, from
+    first contentful paint to ``until`` ms after it, each with its start (ms after first
+    paint), duration and what it spent its time on (outermost events of ``CAUSES``)."""
+    data = json.loads(path.read_text("utf-8"))
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    fcp = [e for e in events if e.get("name") == "firstContentfulPaint"][-1]
+    thread, t0 = (fcp["pid"], fcp["tid"]), fcp["ts"]
+    mine = sorted(
+        (e for e in events if (e.get("pid"), e.get("tid")) == thread and e.get("ph") == "X"),
+        key=lambda e: (e["ts"], -e.get("dur", 0)),
+    )
+    tasks = [e for e in mine if e["name"] == "RunTask" and e.get("dur", 0) > longer * 1000
+             and e["ts"] + e["dur"] - t0 >= 0 and e["ts"] - t0 <= until * 1000]  # fmt: skip
+    out = []
+    for task in tasks:
+        start, stop = task["ts"], task["ts"] + task["dur"]
+        causes: dict[str, float] = {}
+        covered, parse = start, (start, start)
+        for e in mine:
+            if not (start <= e["ts"] < stop) or e["name"] not in CAUSES or e["ts"] < covered:
+                continue
+            if e["name"] == "ParseHTML":  # the parser runs scripts: those count apart
+                parse = (e["ts"], e["ts"] + e.get("dur", 0))
+            else:
+                covered = e["ts"] + e.get("dur", 0)  # outermost only
+                if parse[0] <= e["ts"] < parse[1]:
+                    causes["parse"] = causes.get("parse", 0.0) - e.get("dur", 0) / 1000
+            info = e.get("args", {}).get("data", {}) or {}
+            what = CAUSES[e["name"]]
+            detail = info.get("url") or info.get("type") or ""
+            if detail:
+                what += (
+                    " "
+                    + detail.rsplit("/", 1)[-1]
+                    + (f":{info['lineNumber']}" if info.get("lineNumber") else "")
+                )
+            causes[what] = causes.get(what, 0.0) + e.get("dur", 0) / 1000
+        out.append({"start": (start - t0) / 1000, "duration": task["dur"] / 1000,
+                    "causes": sorted(causes.items(), key=lambda c: -c[1])[:4]})  # fmt: skip
+    return out
+
+
+def load_clicked(browser: Any, url: str, kind: str, trace: Path | None = None) -> dict[str, Any]:
+    """When the first question first answers a tap, later taps' latency, long tasks; with
+    ``trace``, a Chromium performance trace of the load written there, and the main-thread
+    tasks over 50 ms from first paint to the first answer listed."""
     spec = KINDS[kind]
-    context, page = _throttled(browser)
+    context, page, cdp = _throttled(browser)
+    if trace:
+        browser.start_tracing(page=page, path=str(trace), categories=TRACE_CATEGORIES)
     try:
-        page.goto(url, wait_until="commit", timeout=120_000)
+        _first_paint(page, cdp, url)
         first = None
         deadline = time.monotonic() + 120
         while first is None and time.monotonic() < deadline:
-            if page.evaluate(f"() => !!document.querySelector({json.dumps(spec['clickable'])})"):
-                first = _click_and_wait(page, kind, 0, 0.15, force=True)
-            else:
-                time.sleep(0.02)
+            first = _tap_and_wait(page, cdp, kind, 0, 0.3)
         if first is None:
-            print(f"  {url}: the first question never answered a click", flush=True)
+            print(f"  {url}: the first question never answered a tap", flush=True)
             return {"first_answer": None, "first_latency": None, "later_latency": [],
                     "later_handlers": [], "long_after": _long([], 0), "fcp": None}  # fmt: skip
         page.wait_for_load_state("load", timeout=120_000)
@@ -326,9 +444,9 @@ def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
         later, handlers = [], []
         for n in range(1, LATER_CLICKS + 1):
             index = n * (count - 1) // LATER_CLICKS
-            page.locator(spec["clickable"]).nth(index).scroll_into_view_if_needed()
+            page.evaluate(AIM, [spec["clickable"], spec["target"], index])  # scroll to it
             page.wait_for_timeout(300)
-            click = _click_and_wait(page, kind, index, 10)
+            click = _tap_and_wait(page, cdp, kind, index, 10)
             if click is not None:
                 later.append(click["duration"])
                 handlers.append(click["js"])
@@ -338,7 +456,15 @@ def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
               fcp: (performance.getEntriesByName("first-contentful-paint")[0] || {}).startTime })"""
         )
     finally:
+        if trace:
+            browser.stop_tracing()
         context.close()
+    if trace:
+        print(f"  {kind}: first answer {first['end'] - data['fcp']:.0f} ms after first paint;"
+              f" tasks over 50 ms until then ({trace}):")  # fmt: skip
+        for task in trace_tasks(trace, first["end"] - data["fcp"]):
+            causes = ", ".join(f"{what} {ms:.0f}" for what, ms in task["causes"])
+            print(f"    at {task['start']:6.0f} ms: {task['duration']:4.0f} ms  {causes}")
     return {
         "first_answer": first["end"],
         "first_latency": first["duration"],
@@ -349,9 +475,14 @@ def load_clicked(browser: Any, url: str, kind: str) -> dict[str, Any]:
     }
 
 
-def measure_kind(browser: Any, url: str, kind: str, runs: int) -> dict[str, Any]:
+def measure_kind(
+    browser: Any, url: str, kind: str, runs: int, trace: Path | None = None
+) -> dict[str, Any]:
     loads = [load_untouched(browser, url, kind) for _ in range(runs)]
-    clicks = [load_clicked(browser, url, kind) for _ in range(runs)]
+    clicks = [
+        load_clicked(browser, url, kind, trace and trace / f"{kind}-{n + 1}.json")
+        for n in range(runs)
+    ]
 
     def med(values: list[Any]) -> Any:
         values = [v for v in values if v is not None]
@@ -459,6 +590,12 @@ def main(argv: list[str] | None = None) -> int:
         "--weight-only", action="store_true", help="only the weights (no browser; no quiz)"
     )
     parser.add_argument(
+        "--trace",
+        type=Path,
+        help="write a Chromium performance trace of each tapped load into this folder and"
+        " list the main-thread tasks over 50 ms from first paint to the first answer",
+    )
+    parser.add_argument(
         "--page-size",
         type=int,
         help="qbank's page_size (questions a topic page holds; 0: one page; default: the"
@@ -497,7 +634,10 @@ def main(argv: list[str] | None = None) -> int:
                 for kind in kinds:
                     site = sites[size][kind]
                     url = base + site.relative_to(work).as_posix() + "/" + PAGE
-                    figures[kind] = measure_kind(browser, url, kind, args.runs)
+                    trace = args.trace and args.trace.resolve() / f"{size}"
+                    if trace:
+                        trace.mkdir(parents=True, exist_ok=True)
+                    figures[kind] = measure_kind(browser, url, kind, args.runs, trace)
                     weights[kind] = weight(site, kind)
                 report(size, figures, weights)
                 results[str(size)] = {"figures": figures, "weights": weights}

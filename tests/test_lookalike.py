@@ -26,6 +26,7 @@ from qbank.similarity import (
     normalize_text,
     prompt_keys,
     prompt_shingles,
+    prompt_tokens,
 )
 
 NEAR = "nearly the same prompt as"
@@ -199,6 +200,25 @@ def test_prompt_keys_hash_every_distinct_shingle_once(prompt: str) -> None:
     # Single tokens keep their own hash; the pairs are the rest.
     tokens = {hash(s) for s in prompt_shingles(norm) if isinstance(s, str)}
     assert tokens <= set(keys)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "snake_case and __dunder__ names, x.y(z) = 1_000; a-b/c",
+        "Çıktı nedir? şu_kod: «x²» = 1½; İstanbul'da ½ ﬁle",  # noqa: RUF001
+        "Was gibt   print(f'{ä}')   aus?\n\n```python\nx = [1, 2]\n```",
+        "Plain ASCII words only, with punctuation: (a), [b], {c}!",
+    ],
+)
+def test_prompt_words_are_the_runs_of_letters_and_digits(prompt: str) -> None:
+    """Words are cut at every character that is neither a letter nor a digit (underscore
+    and punctuation included), whichever way the text is split."""
+    norm = normalize_text(prompt)
+    assert prompt_tokens(norm) == frozenset(re.findall(r"[^\W_]+", norm))
+    shingles = prompt_shingles(norm)
+    assert len(prompt_keys(prompt)[1]) == len(shingles)
+    assert {hash(s) for s in shingles if isinstance(s, str)} <= set(prompt_keys(prompt)[1])
 
 
 def test_prompt_keys_tell_word_order_apart() -> None:

@@ -42,7 +42,12 @@ SIZE = 4
 def test_split_counts_and_folders() -> None:
     assert split([], SIZE) == [[]]
     assert split(list(range(4)), SIZE) == [[0, 1, 2, 3]]
-    assert split(list(range(9)), SIZE) == [[0, 1, 2, 3], [4, 5, 6, 7], [8]]
+    # as few parts as hold them, as even as can be (not 4, 4, 1)
+    assert split(list(range(9)), SIZE) == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    assert split(list(range(10)), SIZE) == [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert [len(p) for p in split(list(range(75)), 50)] == [38, 37]
+    assert [len(p) for p in split(list(range(250)), 50)] == [50] * 5
+    assert [len(p) for p in split(list(range(251)), 50)] == [42] * 5 + [41]
     assert split(list(range(9)), 0) == [list(range(9))]
     assert [part_count(n, SIZE) for n in (0, 4, 5, 8, 9)] == [1, 1, 2, 2, 3]
     assert part_count(500, 0) == 1
@@ -68,19 +73,25 @@ def test_each_part_shows_its_questions_and_links_name_the_part(content: Path) ->
         assert written == set(page_paths(bank, locale, SIZE))
         here = [e for e in entries if locale in e.locales]
         folders = topic_folders(TOPIC[1], len(here), SIZE)
+        size, longer = divmod(len(here), len(folders))  # even parts, the first ones longer
+        lengths = [size + 1] * longer + [size] * (len(folders) - longer)
+        starts = [sum(lengths[:n]) for n in range(len(folders) + 1)]
         for number, folder in enumerate(folders, 1):
             page = site.pages[f"{locale}/{TOPIC[0]}/{folder}/index.md"]
             shown = re.findall(r'<div class="qb-q" id="q-([^"]+)"', page)
-            assert shown == [e.id for e in here[(number - 1) * SIZE : number * SIZE]]
+            assert shown == [e.id for e in here[starts[number - 1] : starts[number]]]
             assert f'data-total="{len(here)}"' in page  # the whole topic's progress
             assert f"Page {number} of {len(folders)}" in page or locale != "en"
             for qid in shown:
                 assert f'href="../{folder}/#q-{qid}"' in page  # the permalink
-        for entry in here:
-            assert question_folder(bank, entry, locale, SIZE) == folders[here.index(entry) // SIZE]
+        for at, entry in enumerate(here):
+            number = max(n for n in range(len(folders)) if starts[n] <= at)
+            assert question_folder(bank, entry, locale, SIZE) == folders[number]
     # the headings number on from part to part
+    first = site.pages[f"en/{TOPIC[0]}/{TOPIC[1]}/index.md"]
     second = site.pages[f"en/{TOPIC[0]}/{TOPIC[1]}--2/index.md"]
-    assert re.search(rf"^## {SIZE + 1}\. ", second, re.MULTILINE)
+    on_first = len(re.findall(r'<div class="qb-q" id="q-', first))
+    assert re.search(rf"^## {on_first + 1}\. ", second, re.MULTILINE)
     # the sitemap lists every part
     last = [e for e in entries if "en" in e.locales][-1]
     folder = question_folder(bank, last, "en", SIZE)

@@ -29,10 +29,27 @@ def is_part_page(path: str) -> bool:
 
 
 def split(items: Sequence[T], page_size: int) -> list[Sequence[T]]:
-    """``items`` in parts of at most ``page_size`` (one part, maybe empty, when it fits)."""
-    if page_size <= 0 or len(items) <= page_size:
+    """``items`` in as few parts of at most ``page_size`` as hold them, as even as can be
+    (75 at 50 a page: 38 and 37, not 50 and 25; one part, maybe empty, when they fit)."""
+    count = part_count(len(items), page_size)
+    if count == 1:
         return [items]
-    return [items[at : at + page_size] for at in range(0, len(items), page_size)]
+    starts = [part_start(n, len(items), count) for n in range(count + 1)]
+    return [items[starts[n] : starts[n + 1]] for n in range(count)]
+
+
+def part_start(n: int, total: int, count: int) -> int:
+    """Where the (0-based) part ``n`` of ``total`` items in ``count`` even parts starts: the
+    first ``total % count`` parts hold one more than the rest."""
+    size, longer = divmod(total, count)
+    return n * size + min(n, longer)
+
+
+def part_of(at: int, total: int, count: int) -> int:
+    """The (1-based) part of the item at ``at`` among ``total`` in ``count`` even parts."""
+    size, longer = divmod(total, count)
+    edge = longer * (size + 1)
+    return at // (size + 1) + 1 if at < edge else longer + (at - edge) // size + 1
 
 
 def part_count(count: int, page_size: int) -> int:
@@ -58,10 +75,11 @@ def parts_by_id(bank: Bank, locale: str, page_size: int) -> Mapping[str, int]:
         found = {}
         for entries in bank.by_topic.values():
             here = [e for e in entries if locale in e.locales]
-            if page_size <= 0 or len(here) <= page_size:
+            count = part_count(len(here), page_size)
+            if count == 1:
                 continue
             for at, entry in enumerate(here):
-                found[entry.id] = at // page_size + 1
+                found[entry.id] = part_of(at, len(here), count)
         bank._cache[key] = found
     return found
 

@@ -51,8 +51,9 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _TOKEN = re.compile(f"[{_CJK}]+|[^\\W_{_CJK}]+")  # runs of Chinese or Japanese, other words
 _WORD = re.compile(r"[^\W_]+")  # letters and digits
-_WORD_OR_UNDERSCORE = re.compile(r"\w+")  # the same where there is no underscore, faster
 _ASCII_GAPS = {c: " " for c in range(128) if not chr(c).isalnum()}  # what _WORD skips, in ASCII
+# The same for ASCII text as bytes: bytes.translate takes a table, twice as fast as the dict.
+_ASCII_GAP_BYTES = bytes(32 if c in _ASCII_GAPS else c for c in range(256))
 # An odd 64-bit constant (the golden ratio's fraction, as a signed number) that mixes the
 # hashes of a pair's two tokens into the pair's hash, the first one multiplied by it.
 _PAIR_MIX = 0x9E3779B97F4A7C15 - (1 << 64)
@@ -72,7 +73,7 @@ def _ordered_tokens(norm: str) -> list[str]:
     if norm.isascii():
         return norm.translate(_ASCII_GAPS).split()
     if not _CJK_RUN.search(norm):
-        return (_WORD if "_" in norm else _WORD_OR_UNDERSCORE).findall(norm)
+        return _words(norm)
     tokens: list[str] = []
     for part in _TOKEN.findall(norm):
         if len(part) == 1 or not _CJK_RUN.match(part):
@@ -80,6 +81,27 @@ def _ordered_tokens(norm: str) -> list[str]:
         else:
             tokens += map(operator.add, part, part[1:])
     return tokens
+
+
+def _words(norm: str) -> list[str]:
+    """The words of a normalized text (``_WORD``): its parts between spaces, the few with
+    other characters than letters and digits cut at them (a third faster than the regular
+    expression over the whole text)."""
+    words: list[str] = []
+    for part in norm.split():
+        if part.isalnum():
+            words.append(part)
+        else:
+            words += _WORD.findall(part)
+    return words
+
+
+def _hashed_tokens(norm: str) -> list[str] | list[bytes]:
+    """``_ordered_tokens`` for hashing: ASCII tokens as bytes, split twice as fast, with
+    the same hashes (CPython hashes an ASCII str and its bytes alike)."""
+    if norm.isascii():
+        return norm.encode().translate(_ASCII_GAP_BYTES).split()
+    return _ordered_tokens(norm)
 
 
 def prompt_tokens(norm: str) -> frozenset[str]:
@@ -106,7 +128,7 @@ def prompt_keys(prompt: str) -> tuple[int, array[int]]:
     import numpy as np  # imported once, on the first prompt
 
     norm = normalize_text(prompt)
-    tokens = _ordered_tokens(norm)
+    tokens = _hashed_tokens(norm)
     n = len(tokens)
     if n < 2:
         return hash(norm), array("q", set(map(hash, tokens)))

@@ -28,6 +28,9 @@ def test_star_and_note_survive_a_reload_and_are_listed_on_the_saved_page(page: A
     assert star.get_attribute("aria-pressed") == "false"
     star.click()
     assert star.get_attribute("aria-pressed") == "true"
+    # no text box until a note is opened (50 of them made the browser lay out every question
+    # at the load event)
+    assert page.locator(".qb-note__text").count() == 0
     question.locator(".qb-note summary").click()
     question.locator(".qb-note__text").fill("Check the loader's worker count first.")
     question.locator(".qb-note__text").blur()

@@ -55,10 +55,14 @@ def built(
 
 
 def parts(content: Path, locale: str = "en") -> list[list[str]]:
-    """The ids of each part of closures in ``locale``: the display order in runs of 50."""
+    """The ids of each part of closures in ``locale``: the display order in even runs of at
+    most 50 (250 questions: five of 50)."""
     bank = load_bank(content)
     ids = [e.id for e in bank.by_topic["javascript", "closures"] if locale in e.locales]
-    return [ids[at : at + 50] for at in range(0, len(ids), 50)]
+    count = -(-len(ids) // 50)
+    size, longer = divmod(len(ids), count)
+    lengths = [size + 1] * longer + [size] * (count - longer)
+    return [ids[sum(lengths[:n]) : sum(lengths[: n + 1])] for n in range(count)]
 
 
 def part_of(content: Path, question: str, locale: str = "en") -> int:

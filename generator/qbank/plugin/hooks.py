@@ -44,6 +44,7 @@ from qbank.plugin.locales import (
     build_locale,
     finish_locale,
     render_locale,
+    write_search_index,
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
 from qbank.plugin.pages import add_pages, insert_questions
@@ -139,9 +140,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.serve is None or self.serve.shared is None:
             self.locales.start(
                 config,
-                bank.catalog.locales,
-                lambda locale, folder, index: self._build_locale(
-                    unrendered, locale, config, folder, index=index and not serving
+                bank,
+                lambda locale, folder: self._build_locale(
+                    unrendered, locale, config, folder, index=False
+                ),
+                None
+                if serving
+                else lambda locale, folder: write_search_index(
+                    bank, locale, folder, self.topic_url
                 ),
             )
         if self.serve is not None:

@@ -5,8 +5,11 @@ into a folder of its own, then renamed into the site.
 Under ``mkdocs build`` ONE forked process builds the other locales one after the other while
 the parent builds the default locale (two processes for two cores, and the memory of two:
 each holds the bank; fork shares it copy-on-write, but reading objects writes their reference
-counts). The work is balanced by indexing the last locale in the parent (``indexed_here``).
-Under ``mkdocs serve`` (or without fork) the parent builds them itself, after its own.
+counts). The work is balanced by the search indexes of the other locales (each needs only the
+bank): whichever process is free first takes the costliest one left (``IndexClaims``; the
+parent once its own locale is written, the locale process once it has built every locale's
+pages). Which one writes an index changes nothing in it. Under ``mkdocs serve`` (or without
+fork) the parent builds them itself, after its own.
 """
 
 from __future__ import annotations
@@ -33,10 +36,31 @@ from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import log, phase
 from qbank.release import releasing
 from qbank.render import RenderedSite, RenderOptions, render_site
-from qbank.search import INDEX_DIR, SearchIndexError, iter_docs, write_index
+from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, iter_docs, write_index
 
-# (locale, its folder, whether to write its search index there)
-BuildLocale = Callable[[str, Path, bool], None]
+# (locale, its folder): build its pages and data files there
+BuildLocale = Callable[[str, Path], None]
+# (locale, its folder): write its search index there
+IndexLocale = Callable[[str, Path], None]
+
+
+class IndexClaims:
+    """Which process writes the search index of each forked locale: the first to claim it
+    (an atomic ``mkdir`` in a folder both processes see). Both claim in ``order``: the
+    costliest index first (``search.expected_cost``), so that the last one to be taken is
+    the smallest and the two processes end close together."""
+
+    def __init__(self, folder: Path, order: Sequence[str]) -> None:
+        self.folder = folder
+        self.order = tuple(order)
+
+    def claim(self, locale: str) -> bool:
+        """Whether this process takes ``locale``'s index (no other one has)."""
+        try:
+            (self.folder / locale).mkdir()
+        except FileExistsError:
+            return False
+        return True
 
 
 class Handoff:
@@ -131,22 +155,37 @@ class LocaleBuilds:
     def __init__(self) -> None:
         self.running: dict[str, tuple[int, Path]] = {}  # locale → (pid, its folder)
         self.exits: dict[int, int] = {}  # exit codes of the locale process, by pid
-        self.indexed_here: list[str] = []  # locales whose search index the parent writes
+        self.claims: IndexClaims | None = None  # who writes which forked locale's index
 
-    def start(self, config: MkDocsConfig, locales: Sequence[str], build: BuildLocale) -> None:
-        """Fork one process that builds ``locales[1:]`` (``build``), one after the other; the
-        child writes into folders beside the site, ``collect`` renames them into place."""
+    def start(
+        self,
+        config: MkDocsConfig,
+        bank: Bank,
+        build: BuildLocale,
+        index: IndexLocale | None,
+    ) -> None:
+        """Fork one process that builds the bank's locales but the first (``build``), one
+        after the other, and then writes (``index``; None: none) the search indexes the
+        parent has not claimed; the child writes into folders beside the site, ``collect``
+        renames them into place."""
+        locales = bank.catalog.locales
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
         if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return
-        self.indexed_here = [locales[0], *(locales[-1:] if len(locales) >= 3 else [])]
         folders = {
             locale: Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
             for locale in locales[1:]
         }
         if not folders:
             return
+        claims = None
+        if index is not None:
+            costs = {locale: expected_cost(bank, locale) for locale in folders}
+            claims = IndexClaims(
+                Path(tempfile.mkdtemp(prefix=".qbank-claims-", dir=parent)),
+                sorted(folders, key=lambda locale: -costs[locale]),  # (stable: ties in order)
+            )
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
@@ -155,7 +194,10 @@ class LocaleBuilds:
             status = 1
             try:
                 for locale, folder in folders.items():
-                    build(locale, folder, locale not in self.indexed_here)
+                    build(locale, folder)
+                for locale in claims.order if claims else ():
+                    if index is not None and claims is not None and claims.claim(locale):
+                        index(locale, folders[locale])
                 status = 0
             except BaseException as error:  # reported through the exit status
                 log.error("qbank: the build of another locale failed: %s", error)
@@ -164,17 +206,19 @@ class LocaleBuilds:
                     stream.flush()
                 os._exit(status)
         gc.unfreeze()
+        self.claims = claims
         self.running = {locale: (pid, folder) for locale, folder in folders.items()}
 
     def index_here(self, bank: Bank, scratch: Path, topic_url: TopicUrl) -> dict[str, Path]:
-        """Write the indexes of the locales the child builds but the parent indexes into
-        ``scratch``; each one's index folder, by locale."""
+        """Write into ``scratch`` the indexes of the locales the child builds that this
+        process claims first; each one's index folder, by locale."""
         extra: dict[str, Path] = {}
-        if not self.running:
+        if not self.running or self.claims is None:
             return extra
-        for locale in self.indexed_here[1:]:
-            write_search_index(bank, locale, scratch, topic_url)
-            extra[locale] = scratch / locale / INDEX_DIR
+        for locale in self.claims.order:
+            if self.claims.claim(locale):
+                write_search_index(bank, locale, scratch, topic_url)
+                extra[locale] = scratch / locale / INDEX_DIR
         return extra
 
     def collect(
@@ -217,6 +261,7 @@ class LocaleBuilds:
                 shutil.move(extra[locale], target / INDEX_DIR)
             shutil.rmtree(folder, ignore_errors=True)
         self.exits = {}
+        self._drop_claims()
         return failed
 
     def stop(self) -> None:
@@ -228,3 +273,9 @@ class LocaleBuilds:
             shutil.rmtree(folder, ignore_errors=True)
         self.running = {}
         self.exits = {}
+        self._drop_claims()
+
+    def _drop_claims(self) -> None:
+        if self.claims is not None:
+            shutil.rmtree(self.claims.folder, ignore_errors=True)
+            self.claims = None

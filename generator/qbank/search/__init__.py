@@ -16,7 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from qbank.bank import Bank
-from qbank.search.documents import LEVELS, SearchDoc, bank_docs, iter_docs, question_doc
+from qbank.search.documents import (
+    LEVELS,
+    SearchDoc,
+    bank_docs,
+    expected_cost,
+    iter_docs,
+    question_doc,
+)
 from qbank.search.index import (
     BUCKET_POSTINGS,
     INDEX_DIR,
@@ -41,6 +48,7 @@ __all__ = [
     "SearchDoc",
     "SearchIndexError",
     "bank_docs",
+    "expected_cost",
     "fold",
     "index_files",
     "index_site_after_build",

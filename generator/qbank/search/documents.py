@@ -21,8 +21,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from qbank.bank import Bank, Entry
 from qbank.markup import _prose_and_fences, prose_html, to_html
+from qbank.search.cjkpostings import code_points, is_cjk_point
 from qbank.search.tokenize import CJK, terms
 
 SNIPPET = 240
@@ -88,19 +91,16 @@ def text_of(markdown: str) -> str:
 
 def clip(text: str, size: int) -> str:
     """``text`` cut to ``size`` columns (a CJK character takes two, as it says about as much
-    as a short word; an ellipsis when cut)."""
+    as a short word; an ellipsis when cut): the characters whose columns all fit, unless
+    every one does."""
     if len(text) <= size // 2:
         return text
     head = text[: size + 1]  # every character takes a column at least
-    for wide, found in enumerate([*_WIDE.finditer(head), None]):  # wide: CJK ones before
-        at = found.start() if found else len(head)
-        if size - wide < at:  # the narrow character at size - wide is the first past size
-            return text[: size - wide].rstrip() + "…"
-        if found is None:
-            return text
-        if at + 2 + wide > size:
-            return text[:at].rstrip() + "…"
-    return text
+    fits = size
+    if _WIDE.search(head) is not None:  # how many characters end at column size or before
+        columns = np.cumsum(is_cjk_point(code_points(head)) + 1)
+        fits = int(np.searchsorted(columns, size, "right"))
+    return text if fits >= len(text) else text[:fits].rstrip() + "…"
 
 
 def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:
@@ -174,6 +174,23 @@ def iter_docs(
     for entry in bank.entries:
         if locale in entry.locales:
             yield question_doc(bank, entry, locale, topic_url(locale, entry))
+
+
+def expected_cost(bank: Bank, locale: str, sample: int = 16) -> int:
+    """About how much making ``locale``'s index costs, to order the work (not exact): the
+    terms of every ``sample``-th question's prompt and explanation, a word of a spaced
+    script one term and a CJK character two (itself and a pair), times ``sample``."""
+    cost = 0
+    for entry in bank.entries[::sample]:
+        if locale not in entry.locales:
+            continue
+        q = entry.question
+        for texts in (q.prompt, q.explanation):
+            if texts and locale in texts:
+                text = texts[locale]
+                wide = len(_WIDE.findall(text))
+                cost += 2 * wide + (len(text) - wide) // 6
+    return cost * sample
 
 
 def bank_docs(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[SearchDoc]:

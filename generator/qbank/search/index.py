@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import itertools
 import json
 import operator
 import shutil
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from qbank.bank import _gc_paused
+from qbank.search.cjkpostings import CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.tokenize import is_cjk, stemmer_spec
 
@@ -42,6 +44,18 @@ manifest only gives their number."""
 
 Pace = Callable[[Iterable[Any], int], Iterable[Any]]
 """How a long loop of ``LocaleIndex.build`` is run: ``background.paced`` under serve."""
+
+
+PEEK = 32
+"""Documents looked at before indexing, to choose how CJK terms are filed (``_mostly_cjk``)."""
+
+
+def _mostly_cjk(docs: list[SearchDoc]) -> bool:
+    """Whether the terms of ``docs`` are mostly CJK (a Chinese, Japanese or Korean index):
+    then CJK terms are packed in arrays (``CjkPostings``), faster for many of them; in any
+    other index they are filed one by one like every other term (the same files)."""
+    terms = [term for doc in docs for term, _ in doc.terms]
+    return sum(map(is_cjk, terms)) * 2 > len(terms)
 
 
 def _unpaced(items: Iterable[Any], every: int) -> Iterable[Any]:
@@ -126,7 +140,10 @@ class LocaleIndex:
     - ``filters``: filter → value → bitmap of the questions it keeps (one bit per question);
     - ``cjk``: how many postings CJK terms have, which sets ``buckets``, the number of terms
       files CJK terms are hashed into;
-    - ``shards``: terms file key (``shard_key``) → its terms.
+    - ``shards``: terms file key (``shard_key``) → its terms;
+    - ``packed``: after ``build``, the CJK terms' postings in arrays (``CjkPostings``), from
+      which ``files`` writes their terms files; ``unpack`` moves them into ``postings`` and
+      ``shards`` (what ``replace`` edits), as the live index does once it is written.
 
     ``files`` writes it out (``index_files``); ``replace`` puts edited questions in place of
     their old versions and says which files changed (``changed_files``), so that an edit
@@ -140,6 +157,7 @@ class LocaleIndex:
     cjk: int = 0
     buckets: int = 1
     shards: dict[str, set[str]] = field(default_factory=dict)
+    packed: CjkPostings | None = None
 
     @classmethod
     def build(cls, docs: Iterable[SearchDoc], locale: str, pace: Pace | None = None) -> LocaleIndex:
@@ -148,14 +166,25 @@ class LocaleIndex:
         be able to come first)."""
         index = cls(locale)
         growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
+        docs = iter(docs)
+        first = list(itertools.islice(docs, PEEK))
+        packed = CjkPostings(LEVELS) if _mostly_cjk(first) else None
         by_filter: dict[str, dict[str, list[int]]] = {}
-        for number, doc in enumerate(docs):
-            base = number * LEVELS
-            for term, step in doc.terms:
-                growing[term].append(base + step)
+        for number, doc in enumerate(itertools.chain(first, docs)):
+            if packed is None:
+                base = number * LEVELS
+                for term, step in doc.terms:
+                    growing[term].append(base + step)
+            elif doc.terms:
+                for term, code in packed.add(number, *zip(*doc.terms, strict=True)):
+                    growing[term].append(code)
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
             for name, value in doc.filters:
                 by_filter.setdefault(name, {}).setdefault(value, []).append(number)
+        if packed is not None:
+            for term, code in packed.flush():
+                growing[term].append(code)
+            packed.done()
         width = (len(index.shown) + 7) // 8
         for name, values in by_filter.items():
             index.filters[name] = {}
@@ -164,14 +193,27 @@ class LocaleIndex:
                 for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
         growing.default_factory = None  # from now on a plain dict: a lookup never adds
-        index.postings = postings = growing
+        index.postings = postings = growing  # (every term but the CJK ones, which are packed)
+        index.packed = packed
         pace = pace or _unpaced
         terms = pace(postings.items(), 4096)
-        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term))
+        index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term)) + len(packed or ())
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
         for term in pace(postings, 4096):
             index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
+        if packed is not None and any(key.startswith("~") for key in index.shards):
+            index.unpack()  # (a CJK term that was not packed: all filed one by one)
         return index
+
+    def unpack(self, pace: Pace | None = None) -> None:
+        """Move the packed CJK postings into ``postings`` and ``shards`` (for ``replace``)."""
+        packed, self.packed = self.packed, None
+        if packed is None:
+            return
+        unpacked = packed.unpacked(pace)
+        self.postings.update(unpacked)
+        for term, number in zip(unpacked, packed.buckets(self.buckets).tolist(), strict=True):
+            self.shards.setdefault(f"~{number}", set()).add(term)
 
     # -- files
 
@@ -217,7 +259,13 @@ class LocaleIndex:
 
     def files(self) -> Iterator[tuple[str, bytes]]:
         """Every file of the index (path relative to its folder, bytes), one at a time."""
-        for key in sorted(self.shards.keys() | self._buckets()):
+        if self.packed is None:
+            keys = sorted(self.shards.keys() | self._buckets())
+        else:  # (the CJK terms files from the arrays)
+            for number, data in self.packed.files(self.buckets):
+                yield f"t/{shard_name(f'~{number}')}.json", data
+            keys = sorted(self.shards)
+        for key in keys:
             yield self.shard_file(key)
         for number in range((len(self.shown) + CHUNK - 1) // CHUNK):
             yield self.chunk_file(number)
@@ -251,6 +299,7 @@ class LocaleIndex:
         same URL) and say which files changed. Only the terms whose postings differ are
         touched; when the CJK postings cross a multiple of ``BUCKET_POSTINGS`` every CJK term
         is filed again under the new number of buckets."""
+        self.unpack()
         changes = IndexChanges()
         touched: set[str] = set()
         for number, old, new in edits:

@@ -96,6 +96,7 @@ class LiveIndex:
                 if output.exists():
                     shutil.rmtree(output)
                 write_files(index.files(), output)
+                index.unpack()  # (now, rather than at the first edit)
             except OSError as error:
                 raise SearchIndexError(
                     f"the search index could not be written to {output}: {error}"
@@ -204,6 +205,7 @@ class LiveIndex:
         try:
             write_files(background.paced(index.files(), 8), fresh)
             publish.publish(fresh, target)
+            index.unpack(background.paced)
         except OSError as error:
             log.warning("qbank: search index of %s could not be rebuilt: %s", locale, error)
             return

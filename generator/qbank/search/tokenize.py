@@ -72,6 +72,7 @@ TURKISH_RULES: dict[str, Any] = {
 _VOWELS = frozenset("aeiou")
 
 
+@functools.lru_cache(maxsize=64)
 def is_turkic(locale: str) -> bool:
     """Whether ``locale`` follows Turkish case rules (Turkish, Azerbaijani)."""
     return locale.lower().startswith(_TURKIC)
