@@ -27,7 +27,9 @@ browser context (empty cache) per load. Each page is loaded twice:
    them: no Playwright actionability checks, which need round trips through the page's
    busy main thread a reader's tap does not), again until the tap gives feedback (qbank:
    the question's feedback line has text; plain: the ``<details>`` opens; quiz: its
-   feedback shows). "First answer" is when that tap's feedback was painted (the click's
+   feedback shows; a quiz option a tap checked before mkdocs-quiz's script had bound gives
+   no change event when tapped again, so the next tap goes to the next option, as a
+   reader's would). "First answer" is when that tap's feedback was painted (the click's
    timestamp plus its Event Timing duration, waited for as long as the page takes to
    report it; a click Chromium does not report, under 16 ms, counts as 16 ms); then five
    questions further down are scrolled to and tapped once each: click-to-feedback is the
@@ -159,15 +161,22 @@ STATE = """([question, ready]) => {
 # the page.
 AIM = """async ([question, target, i]) => {
   const q = document.querySelectorAll(question)[i];
-  const t = q && q.querySelector(target);
+  // the first target whose radio is not checked yet: a tap that lands before a page's script
+  // has bound checks the radio natively, and tapping it again fires no change (mkdocs-quiz),
+  // so a reader, and the bench, tap the next option
+  const all = q ? [...q.querySelectorAll(target)] : [];
+  const t = all.find((e) => !(e.control && e.control.checked)) || all[0];
   if (!t) return null;
-  let r = t.getBoundingClientRect();
+  // the middle of its first line box: an inline label that wraps has a gap in the middle of
+  // its bounding box, where a tap lands on its parent
+  const box = () => t.getClientRects()[0] || t.getBoundingClientRect();
+  let r = box();
   if (r.top < 60 || r.bottom > innerHeight) {
     t.scrollIntoView({ block: "center" });
     // where it is once shown: questions brought near the viewport take their real height in
     // the next frame (content-visibility), and a reader taps what is painted
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-    r = t.getBoundingClientRect();
+    r = box();
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }"""

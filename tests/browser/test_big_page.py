@@ -193,6 +193,55 @@ def test_filters_progress_and_toc_cover_every_question(
     assert (last.locator(".qb-feedback").text_content() or "").strip()
 
 
+# Each question's height and its options' boxes, measured from the question's top, with
+# every question laid out (content-visibility off): what a tap lands on.
+GEOMETRY = """() => [...document.querySelectorAll('.qb-q[data-qid]')].map((q) => {
+  q.style.contentVisibility = 'visible';
+  const top = q.getBoundingClientRect().top;
+  const box = (e) => { const b = e.getBoundingClientRect();
+    return [b.left, b.top - top, b.width, b.height].map(Math.round).join(','); };
+  return [q.getAttribute('data-qid'), box(q),
+          ...[...q.querySelectorAll('.qb-option-text')].map(box)].join(' ');
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_nothing_moves_when_a_question_is_enhanced(
+    browser: Any, big_site: tuple[str, Path, Path], width: int
+) -> None:
+    """A reader may tap an option while the page still loads: the question's markup before
+    the widget has enhanced it takes the room the enhanced one takes (single- and
+    several-answer options, the feedback line, the "Check" button), so the tap lands on what
+    is painted."""
+    shapes = []
+    for enhanced in (False, True):
+        context = browser.new_context(
+            base_url=big_site[0], viewport={"width": width, "height": 844}
+        )
+        page = context.new_page()
+        try:
+            if not enhanced:
+                page.route("**/assets/qbank*.js", lambda route: route.abort())
+            page.goto(PAGE)
+            if enhanced:
+                page.wait_for_function(
+                    f"() => document.querySelectorAll('.qb-q[data-qb-ready]').length"
+                    f" === {QUESTIONS}",
+                    timeout=60_000,
+                )
+            else:
+                assert page.locator(".qb-q[data-qb-ready]").count() == 0
+            shapes.append(page.evaluate(GEOMETRY))
+        finally:
+            context.close()
+    before, after = shapes
+    assert len(before) == QUESTIONS
+    moved = [f"{a}\n  -> {b}" for a, b in zip(before, after, strict=True) if a != b]
+    assert not moved, f"{len(moved)} question(s) change shape when enhanced:\n" + "\n".join(
+        moved[:5]
+    )
+
+
 def test_verify_passes_on_the_big_page(big_site: tuple[str, Path, Path]) -> None:
     _, site, content = big_site
     result = CliRunner().invoke(main, ["verify", str(site), "--content", str(content)])
