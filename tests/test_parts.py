@@ -128,7 +128,7 @@ def test_page_size_of_reads_the_plugin_setting(tmp_path: Path) -> None:
     config.write_text("plugins:\n  - qbank:\n      page_size: 0\n", "utf-8")
     assert page_size_of(read_user_config(config), config) == 0
     config.write_text("plugins:\n  - qbank\n", "utf-8")
-    assert page_size_of(read_user_config(config), config) == 50
+    assert page_size_of(read_user_config(config), config) == 25
 
 
 def add_first_question(content: Path) -> str:

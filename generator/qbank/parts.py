@@ -17,7 +17,9 @@ from typing import TypeVar
 
 from qbank.bank import Bank, Entry
 
-DEFAULT_PAGE_SIZE = 50
+# 25: on a slow phone a page of 50 questions was still being parsed when the reader's
+# first tap came, which then waited for the theme's start-up (bench/bench_phone.py).
+DEFAULT_PAGE_SIZE = 25
 SEPARATOR = "--"
 T = TypeVar("T")
 

@@ -19,6 +19,8 @@ from chrome_text import english_left, material_text
 from fixtures.messy_bank import BIG, qid
 from playwright.sync_api import expect
 
+from qbank.parts import DEFAULT_PAGE_SIZE
+
 pytestmark = pytest.mark.browser
 
 CLOSURES = "en/javascript/closures/"
@@ -83,10 +85,10 @@ def test_every_topic_and_seniority_page_has_its_own_menu_entry(
 
 
 def test_table_of_contents_entries_are_numbered_and_distinct(tab: Any) -> None:
-    # The topic is cut into numbered pages (50 questions each): their tables of contents
-    # together list every question once, numbered on from page to page.
+    # The topic is cut into numbered pages (the default page size each): their tables of
+    # contents together list every question once, numbered on from page to page.
     texts: list[str] = []
-    for part in range(1, BIG // 50 + 1):
+    for part in range(1, -(-BIG // DEFAULT_PAGE_SIZE) + 1):
         tab.goto(CLOSURES if part == 1 else CLOSURES.replace("closures/", f"closures--{part}/"))
         toc = tab.locator(".md-sidebar--secondary .md-nav--secondary a.md-nav__link")
         texts += [" ".join(t.split()) for t in toc.all_inner_texts()]

@@ -40,14 +40,20 @@ def built(
     tmp_path_factory: pytest.TempPathFactory,
     folder_server: Callable[[Path], AbstractContextManager[str]],
 ) -> Iterator[tuple[str, Path, Path]]:
-    """The messy bank built by the plugin (default page size) and served; (URL, site,
-    content)."""
+    """The messy bank built by the plugin (50 questions a page: the numbers below are for
+    that size, twice the default) and served; (URL, site, content)."""
     tmp = tmp_path_factory.mktemp("parts-site")
     with folder_server(tmp / "site") as url:
         content = write_messy_bank(tmp / "content")
         try:
+            plugins = [{"qbank": {"content_dir": str(content), "page_size": 50}}]
             site = build_site(
-                tmp, content, theme=THEME, site_url=url, markdown_extensions=EXTENSIONS
+                tmp,
+                content,
+                theme=THEME,
+                site_url=url,
+                plugins=plugins,
+                markdown_extensions=EXTENSIONS,
             )
         except subprocess.CalledProcessError as error:
             pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
