@@ -293,6 +293,33 @@ def test_edits_after_a_pending_rebuild_are_applied_after_it(tmp_path: Path) -> N
     assert_indexed(tmp_path, {"en": latest})
 
 
+@pytest.mark.usefixtures("small_buckets")
+@pytest.mark.parametrize("edit_at_once", [False, True])
+def test_an_index_another_process_wrote_is_taken_over(tmp_path: Path, edit_at_once: bool) -> None:
+    """The first serve build's locale process writes the other locales' indexes: ``first``
+    leaves their files as they are and the worker makes their state, so that later edits
+    (made before or after it is done) are written in place, as from an index of its own."""
+    rng = random.Random(11)
+    docs = {loc: [made_up(rng, f"/{loc}/t/#q-{n}") for n in range(400)] for loc in ("en", "tr")}
+    write_index(docs["tr"], tmp_path / "tr" / INDEX_DIR, "tr")
+    before = tree(tmp_path / "tr" / INDEX_DIR)
+    live = LiveIndex(tmp_path)
+    report = live.first(docs, written={"tr"})
+    assert report.records == 800
+    assert tree(tmp_path / "tr" / INDEX_DIR) == before  # not written again
+    if not edit_at_once:
+        assert live.wait(timeout=60)
+        assert "tr" in live.served  # the state, taken over
+    latest = {"en": docs["en"], "tr": docs["tr"]}
+    for step in range(4):
+        latest["tr"] = same_questions_step(random.Random(step), latest["tr"])
+        live.rebuilt(latest)
+        if not edit_at_once:  # written before ``rebuilt`` returns
+            assert_indexed(tmp_path, latest)
+    assert live.wait(timeout=60)
+    assert_indexed(tmp_path, latest)
+
+
 def test_a_removed_locale_loses_its_index(tmp_path: Path) -> None:
     rng = random.Random(3)
     docs = {loc: [made_up(rng, f"/{loc}/t/#q-{n}") for n in range(40)] for loc in ("en", "tr")}

@@ -105,3 +105,29 @@ def test_serve_refreshes_the_index_after_an_edit(served: tuple[str, Path]) -> No
 
     assert wait_for(indexed, "the refreshed index")
     assert entry(base) is not None
+
+
+@pytest.mark.parametrize("locale", ["tr", "zh"])
+def test_an_edit_refreshes_the_index_another_process_wrote(
+    served: tuple[str, Path], locale: str
+) -> None:
+    """The first build's locale process writes the other locales' indexes; the serve process
+    takes them over, and an edit in such a locale reaches its index."""
+    base, content = served
+    first = wait_for(lambda: entry(base), "the first index")
+    assert isinstance(first, dict)
+    path = content / QUESTION
+    data = yaml.safe_load(path.read_text("utf-8"))
+    assert locale in data["prompt"]
+    data["prompt"][locale] = data["prompt"][locale] + " zqxwvyplkj"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    manifest = first[locale]
+    chunks = range((int(manifest["docs"]) + int(manifest["chunk"]) - 1) // int(manifest["chunk"]))
+
+    def indexed() -> bool:
+        return any(
+            "zqxwvyplkj" in (fetch(base + f"{locale}/api/search/d/{n}.json") or b"").decode()
+            for n in chunks
+        )
+
+    assert wait_for(indexed, f"the refreshed {locale} index")

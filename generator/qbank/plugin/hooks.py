@@ -24,6 +24,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from qbank import background
 from qbank.bank import Bank
 from qbank.minify import compact_page
 from qbank.plugin import internals, report
@@ -134,9 +135,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         default = bank.catalog.default_locale
         # Every other locale renders, builds and indexes in its own process, while this one
         # does the default locale; so does serve's first build (its rebuilds build here),
-        # which still renders every locale here: the next rebuild compares against them.
+        # which still renders every locale here: the next rebuild compares against them
+        # (and this process takes over the search indexes the other one wrote, in the
+        # background: ``LiveIndex``).
         unrendered = Shared(bank, RenderedSite(), default)
-        serving = self.serve is not None
         if self.serve is None or self.serve.shared is None:
             self.locales.start(
                 config,
@@ -144,11 +146,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 lambda locale, folder: self._build_locale(
                     unrendered, locale, config, folder, index=False
                 ),
-                None
-                if serving
-                else lambda locale, folder: write_search_index(
-                    bank, locale, folder, self.topic_url
-                ),
+                lambda locale, folder: write_search_index(bank, locale, folder, self.topic_url),
             )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options), default)
@@ -252,8 +250,21 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         serve = self.serve
         forked = set(self.locales.running)  # locales whose data files their process wrote
+        early = serve is not None and forked == set(bank.catalog.locales[1:])
+        if early and serve is not None:  # serve's first build: this locale's files and
+            # index while the child works; the others' indexes are written as under build
+            # (by whichever process is free first) and taken over in the background, once
+            # this build is done (background work held meanwhile: it would share this
+            # process's one running thread with the index this process writes)
+            serve.data_files(site_dir, shared, written_by_locales=forked)
+            background.pause()
+            serve.search(bank, self.topic_url, site_dir, indexed=forked)
         try:
-            extra = {} if serve else self.locales.index_here(bank, scratch, self.topic_url)
+            extra = (
+                self.locales.index_here(bank, scratch, self.topic_url)
+                if serve is None or early
+                else {}
+            )
             failed = self.locales.collect(
                 site_dir,
                 bank.catalog.locales[1:],
@@ -263,13 +274,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             )
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+            if early:
+                background.resume()
         if failed:
             self.locales.stop()
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
-        if serve is not None:  # (after the locale trees are in place)
+        if serve is not None and not early:  # (after the locale trees are in place)
             serve.data_files(site_dir, shared, written_by_locales=forked)
         write_locale_sitemaps(bank, config, self.options.page_size)
-        if serve is not None:
+        if serve is not None and early:
+            serve.take_indexes(site_dir, forked)
+        elif serve is not None:
             serve.search(bank, self.topic_url, site_dir)
 
     def _build_locale(

@@ -48,7 +48,13 @@ from qbank.render import (
     render_site,
     update_site,
 )
-from qbank.search import SearchDoc, SearchIndexError, index_site_after_build, question_doc
+from qbank.search import (
+    INDEX_DIR,
+    SearchDoc,
+    SearchIndexError,
+    index_site_after_build,
+    question_doc,
+)
 from qbank.templates import TEMPLATES
 
 API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
@@ -437,18 +443,34 @@ class ServeSession:
         self.docs[locale] = (bank.entries, aligned)
         return [doc for doc in aligned if doc is not None]
 
-    def search(self, bank: Bank, topic_url: TopicUrl, site_dir: Path) -> None:
+    def search(
+        self, bank: Bank, topic_url: TopicUrl, site_dir: Path, indexed: Collection[str] = ()
+    ) -> None:
         """The search index, in the served folder (serve rebuilds write elsewhere): the last
-        index at once and a fresh one in the background."""
+        index at once and a fresh one in the background. The locales of ``indexed`` (the
+        first build's locale process writes their index from the same documents, which
+        ``take_indexes`` then moves into the served folder) keep their state from a
+        background pass instead."""
         docs = {
             locale: self._search_docs(bank, locale, topic_url) for locale in bank.catalog.locales
         }
         try:
-            report = index_site_after_build(self.served or site_dir, docs)
+            report = index_site_after_build(self.served or site_dir, docs, indexed)
         except SearchIndexError as error:
             raise PluginError(f"qbank: {error}") from None
         if report is not None:
             log.info("qbank: %s", report.summary())
+
+    def take_indexes(self, site_dir: Path, indexed: Collection[str]) -> None:
+        """Move the search indexes of ``indexed`` that the first build's locale process wrote
+        into ``site_dir`` to the served folder, as they are (``search`` had them taken over)."""
+        served = self.served or site_dir
+        for locale in indexed:
+            made, target = site_dir / locale / INDEX_DIR, served / locale / INDEX_DIR
+            if made.is_dir() and made != target:
+                shutil.rmtree(target, ignore_errors=True)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.replace(target)
 
     # -- publishing ----------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import logging
 import operator
 import shutil
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,7 +57,9 @@ class LiveIndex:
     and only what an edit changes is written again:
 
     - ``first`` writes every locale's index at once and keeps its ``LocaleIndex`` and the
-      documents it was made from.
+      documents it was made from; a locale whose index files are already there (another
+      process wrote them from the same documents: the first serve build's locale process)
+      is queued instead, and the worker makes its state without writing anything.
     - ``rebuilt``, per locale: when the documents are the same questions in the same order
       (same count, same URLs), the changed ones (``is not``, then ``!=``: the plugin hands
       back the very same ``SearchDoc`` for an unchanged question) are replaced in the state
@@ -82,14 +85,23 @@ class LiveIndex:
         self.pending: dict[str, list[SearchDoc] | None] = {}  # None: remove the locale's index
         self.running: str | None = None  # the locale the worker is on
         self.worker: threading.Thread | None = None
+        # queued locales whose files on disk are already those of their queued documents
+        self.adopting: set[str] = set()
 
     def folder(self, locale: str) -> Path:
         """Where ``locale``'s index is served."""
         return self.site_dir / locale / INDEX_DIR
 
-    def first(self, docs: dict[str, list[SearchDoc]]) -> IndexReport:
-        """Index the first build synchronously and keep each locale's state for the rebuilds."""
+    def first(self, docs: dict[str, list[SearchDoc]], written: Collection[str] = ()) -> IndexReport:
+        """Index the first build synchronously and keep each locale's state for the rebuilds;
+        the locales of ``written`` (their files already there) get their state from the
+        worker."""
         for locale, locale_docs in docs.items():
+            if locale in written:
+                with self.lock:
+                    self._queue_locked(locale, locale_docs)
+                    self.adopting.add(locale)
+                continue
             output = self.folder(locale)
             index = LocaleIndex.build(locale_docs, locale)
             try:
@@ -129,6 +141,7 @@ class LiveIndex:
             self._queue_locked(locale, docs)
 
     def _queue_locked(self, locale: str, docs: list[SearchDoc] | None) -> None:
+        self.adopting.discard(locale)  # (newer documents than the files on disk)
         self.pending[locale] = None if docs is None else list(docs)
         if self.worker is None:
             self.worker = threading.Thread(target=self._work, name="qbank-search", daemon=True)
@@ -144,9 +157,13 @@ class LiveIndex:
                     return
                 locale = next(iter(self.pending))
                 docs = self.pending.pop(locale)
+                adopt = locale in self.adopting
+                self.adopting.discard(locale)
                 self.running = locale
             try:
-                if docs is None:
+                if adopt and docs is not None:
+                    self._adopt(locale, docs)
+                elif docs is None:
                     self.served.pop(locale, None)
                     shutil.rmtree(self.folder(locale), ignore_errors=True)
                 elif not self._update(locale, docs):
@@ -194,6 +211,14 @@ class LiveIndex:
         log.debug("qbank: search index of %s: %d question(s) updated", locale, len(edits))
         return True
 
+    def _adopt(self, locale: str, docs: list[SearchDoc]) -> None:
+        """Make the state of ``locale``'s index, whose files on disk another process wrote
+        from ``docs``, without writing them again (gives way to rebuilds)."""
+        index = LocaleIndex.build(background.paced(docs), locale, background.paced)
+        index.unpack(background.paced)
+        self.served[locale] = _Served(docs, index)
+        log.debug("qbank: search index of %s taken over (%d questions)", locale, len(docs))
+
     def _rebuild(self, locale: str, docs: list[SearchDoc]) -> None:
         """Make ``locale``'s index from scratch and swap it in for the served one."""
         self.served.pop(locale, None)  # the old state is of no use now: free it first
@@ -218,16 +243,20 @@ class LiveIndex:
 _live: dict[Path, LiveIndex] = {}
 
 
-def index_site_after_build(site_dir: Path, docs: dict[str, list[SearchDoc]]) -> IndexReport | None:
+def index_site_after_build(
+    site_dir: Path, docs: dict[str, list[SearchDoc]], written: Collection[str] = ()
+) -> IndexReport | None:
     """Index a just-built site (``docs`` by locale). The first build of a folder in this
-    process is indexed at once (returns the report); a rebuild of the same folder (``mkdocs
-    serve``) updates the index in place: edits at once, added, removed or moved questions in
-    the background (None; see ``LiveIndex``)."""
+    process is indexed at once (returns the report), but the locales of ``written``, whose
+    index another process wrote there from the same documents: their state is made in the
+    background. A rebuild of the same folder (``mkdocs serve``) updates the index in place:
+    edits at once, added, removed or moved questions in the background (None; see
+    ``LiveIndex``)."""
     key = site_dir.resolve()
     live = _live.get(key)
     if live is None:
         live = LiveIndex(key)
-        report = live.first(docs)
+        report = live.first(docs, written)
         _live[key] = live
         return report
     live.rebuilt(docs)
