@@ -8,8 +8,10 @@ each holds the bank; fork shares it copy-on-write, but reading objects writes th
 counts). The work is balanced by the search indexes of the other locales (each needs only the
 bank): whichever process is free first takes the costliest one left (``IndexClaims``; the
 parent once its own locale is written, the locale process once it has built every locale's
-pages). Which one writes an index changes nothing in it. Under ``mkdocs serve`` (or without
-fork) the parent builds them itself, after its own.
+pages). Which one writes an index changes nothing in it. ``mkdocs serve``'s first build does
+the same (its serve process then takes over the state of the indexes from their files'
+documents, in the background: ``LiveIndex``); its rebuilds, and a build without fork, build
+every locale in the parent, after its own.
 """
 
 from __future__ import annotations
