@@ -250,7 +250,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         serve = self.serve
         forked = set(self.locales.running)  # locales whose data files their process wrote
-        early = serve is not None and forked == set(bank.catalog.locales[1:])
+        early = serve is not None and bool(forked)  # (only a first build forks)
         if early and serve is not None:  # serve's first build: this locale's files and
             # index while the child works; the others' indexes are written as under build
             # (by whichever process is free first) and taken over in the background, once
