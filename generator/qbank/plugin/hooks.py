@@ -251,15 +251,15 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         serve = self.serve
         forked = set(self.locales.running)  # locales whose data files their process wrote
         early = serve is not None and bool(forked)  # (only a first build forks)
-        if early and serve is not None:  # serve's first build: this locale's files and
-            # index while the child works; the others' indexes are written as under build
-            # (by whichever process is free first) and taken over in the background, once
-            # this build is done (background work held meanwhile: it would share this
-            # process's one running thread with the index this process writes)
-            serve.data_files(site_dir, shared, written_by_locales=forked)
-            background.pause()
-            serve.search(bank, self.topic_url, site_dir, indexed=forked)
         try:
+            if early and serve is not None:  # serve's first build: this locale's files and
+                # index while the child works; the others' indexes are written as under
+                # build (by whichever process is free first) and taken over in the
+                # background once this build is done (background work held meanwhile: it
+                # would share this process's one running thread with the index it writes)
+                serve.data_files(site_dir, shared, written_by_locales=forked)
+                background.pause()
+                serve.search(bank, self.topic_url, site_dir, indexed=forked)
             extra = (
                 self.locales.index_here(bank, scratch, self.topic_url)
                 if serve is None or early
