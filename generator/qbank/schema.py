@@ -6,10 +6,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+from qbank import HOMEPAGE, RELEASE_TAG
 from qbank.model import HINTS, Catalog, Question
-from qbank.scaffold import QUESTION_SCHEMA
+from qbank.scaffold import QUESTION_SCHEMA, SCHEMA_DIR
 
 CATALOG_SCHEMA = "catalog.schema.json"
+EXPORT_SCHEMA = "bank-export.schema.json"
+# Where a reader of an export finds its schema: the file in the repository at the release's
+# tag (``qbank schema`` writes the same file into a bank's schemas/).
+EXPORT_SCHEMA_ID = (
+    f"{HOMEPAGE.replace('https://github.com/', 'https://raw.githubusercontent.com/')}"
+    f"/{RELEASE_TAG}/{SCHEMA_DIR}/{EXPORT_SCHEMA}"
+)
 _TEXT = {
     "anyOf": [
         {"type": "string", "description": "Markdown in the catalog's default locale"},
@@ -68,11 +76,22 @@ def catalog_schema() -> dict[str, Any]:
     return schema
 
 
+def export_schema() -> dict[str, Any]:
+    """The schema of ``qbank export json`` (and of the site's ``api/bank.json``)."""
+    shipped = Path(__file__).with_name(EXPORT_SCHEMA)  # in the wheel beside this module
+    schema: dict[str, Any] = json.loads(shipped.read_text(encoding="utf-8"))
+    return {"$id": EXPORT_SCHEMA_ID, **schema}
+
+
 def write_schemas(directory: Path) -> list[Path]:
-    """Write both schemas into ``directory``; return their paths."""
+    """Write the question, catalog and export schemas into ``directory``; return their paths."""
     directory.mkdir(parents=True, exist_ok=True)
     out = []
-    for name, schema in ((QUESTION_SCHEMA, question_schema()), (CATALOG_SCHEMA, catalog_schema())):
+    for name, schema in (
+        (QUESTION_SCHEMA, question_schema()),
+        (CATALOG_SCHEMA, catalog_schema()),
+        (EXPORT_SCHEMA, export_schema()),
+    ):
         path = directory / name
         path.write_text(
             json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n",

@@ -1,9 +1,10 @@
 """The bank as JSON for one locale: catalog names and every question in that locale.
 
-The shape is published as ``schemas/bank-export.schema.json``. Order is stable: catalog
-order for fields, specializations, topics and seniorities, display order for questions, so
-two exports of the same bank are byte-identical. Texts carry their Markdown and its safe
-HTML (``qbank.markup``; image paths relative to the content folder unless the caller passes
+The shape is ``bank-export.schema.json`` beside ``qbank.schema`` (``qbank schema`` writes
+it; its ``$id``, which each export names as its ``$schema``, is its address at the release's
+tag). Order is stable: catalog order for fields, specializations, topics and seniorities,
+display order for questions, so two exports of the same bank are byte-identical. Texts carry
+their Markdown and its safe HTML (``qbank.markup``; image paths relative to the content folder unless the caller passes
 its own converter, as the site does for ``/<locale>/api/bank.json``). A question not
 translated into the locale is left out; the topic's ``untranslated`` count says how many.
 """
@@ -17,8 +18,8 @@ from typing import Any
 from qbank.bank import Bank, Entry
 from qbank.markup import to_html
 from qbank.practice import QuestionHtml
+from qbank.schema import EXPORT_SCHEMA_ID as SCHEMA_ID
 
-SCHEMA_ID = "bank-export.schema.json"  # published in the qbank repository, schemas/
 FORMAT_VERSION = 1
 
 

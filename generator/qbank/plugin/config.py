@@ -113,8 +113,11 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
     extensions and assets of ``shared.locale``'s build."""
     bank, locale = shared.bank, shared.locale
-    # Material writes nav titles and the site name into HTML unescaped: escape them.
-    config.nav = escaped_nav(shared.site.nav[locale])
+    # Material writes nav titles and the site name into HTML unescaped: escape them. A nav of
+    # the maintainer's own (hand-written pages) follows qbank's; without one, ``add_pages``
+    # lists the hand-written pages there.
+    own = internals.user_value(config, "nav")
+    config.nav = [*escaped_nav(shared.site.nav[locale]), *(own if isinstance(own, list) else [])]
     config.site_name = html.escape(shared.site.titles[locale])
     config.theme["language"] = material_language(locale)
     config.extra["qbank_locale"] = locale

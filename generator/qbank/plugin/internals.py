@@ -38,6 +38,15 @@ def written_by_user(config: MkDocsConfig, key: str) -> bool:
         return any(key in user for user in config.user_configs)
 
 
+def user_value(config: MkDocsConfig, key: str) -> Any:
+    """The value the config file gave ``key`` (``None`` when it gave none), whatever a
+    plugin has set in the config since."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        values = [user[key] for user in config.user_configs if key in user]
+    return values[-1] if values else None
+
+
 # -- one plugin instance per process -------------------------------------------------------------
 # MkDocs keeps the instance of a plugin that has ``on_startup`` for every config loaded later
 # in the process (``Plugins.plugin_cache``, an attribute of the one ``MkDocsConfig.plugins``

@@ -1,5 +1,6 @@
 """Filters for MkDocs' notes about pages another build makes: a link to another locale's
-page, and (under ``mkdocs serve``) a nav entry of a page skipped as unchanged. The message
+page, a nav entry of a hand-written page (made by the default locale's build) and (under
+``mkdocs serve``) a nav entry of a page skipped as unchanged. The message
 texts they match are MkDocs internals (``internals.py``)."""
 
 from __future__ import annotations
@@ -48,3 +49,16 @@ class SkippedPagesNote(logging.Filter):
 def filter_skipped_pages(skipped: Callable[[], Set[str]]) -> None:
     """Install ``SkippedPagesNote``; ``skipped()`` names the pages the current rebuild skipped."""
     logging.getLogger(internals.NAV_LOGGER).addFilter(SkippedPagesNote(skipped))
+
+
+class PagesBuiltElsewhere(SkippedPagesNote):
+    """Drop MkDocs' nav note on every hand-written page in another locale's build (the build
+    MkDocs started makes those pages; the menu of every locale links to them)."""
+
+
+def filter_pages_built_elsewhere(pages: frozenset[str]) -> None:
+    """Install ``PagesBuiltElsewhere`` for ``pages`` (replacing an earlier build's filter)."""
+    nav_log = logging.getLogger(internals.NAV_LOGGER)
+    for old in [f for f in nav_log.filters if isinstance(f, PagesBuiltElsewhere)]:
+        nav_log.removeFilter(old)
+    nav_log.addFilter(PagesBuiltElsewhere(lambda: pages))

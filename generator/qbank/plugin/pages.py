@@ -10,13 +10,16 @@ from html import escape
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import File, Files, InclusionLevel, file_sort_key
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
+from mkdocs.utils import nest_paths
 
 from qbank.minify import asset_bytes
 from qbank.parts import is_part_page
+from qbank.plugin import internals
 from qbank.plugin.config import Shared
+from qbank.plugin.logfilters import filter_pages_built_elsewhere
 from qbank.render import PLACEHOLDER, Slot, page_paths
 from qbank.strings import strings_for
 from qbank.theme import ASSETS, LAZY_ASSETS
@@ -41,10 +44,13 @@ def add_pages(
     """Add ``shared.locale``'s pages (and with ``root`` the site's root page), its data files
     and the assets; other locales' pages only as link targets (built by their own builds)."""
     locale, site, bank = shared.locale, shared.site, shared.bank
+    keep_hand_written(files, config, shared, root=root)
     for path, markdown in site.pages.items():
         if is_part_page(path) and path.startswith(f"{locale}/"):
             inclusion = InclusionLevel.NOT_IN_NAV  # a topic's later part: reached by its pager
-        elif path.startswith(f"{locale}/") or (path == "index.md" and root):
+        elif path == "index.md" and root:
+            inclusion = InclusionLevel.NOT_IN_NAV  # the language choice: the site's root only
+        elif path.startswith(f"{locale}/"):
             inclusion = InclusionLevel.UNDEFINED
         else:
             inclusion = InclusionLevel.EXCLUDED
@@ -62,7 +68,30 @@ def add_pages(
         # The tags index of this locale: Material lists every tag with its topic pages.
         title = strings_for(locale)["tags"]
         index = f"---\ntitle: {title}\n---\n# {title}\n\n<!-- material/tags -->\n"
-        _add(files, File.generated(config, f"{locale}/tags.md", content=index))
+        tags = File.generated(
+            config, f"{locale}/tags.md", content=index, inclusion=InclusionLevel.NOT_IN_NAV
+        )
+        _add(files, tags)
+
+
+def keep_hand_written(files: Files, config: MkDocsConfig, shared: Shared, *, root: bool) -> None:
+    """The maintainer's own pages in ``docs_dir``: in the menu after qbank's pages (MkDocs'
+    order, unless the maintainer's own ``nav`` lists them), built once, by the build MkDocs
+    started (``root``); another locale's build links to them."""
+    own = sorted(
+        (f for f in files.documentation_pages() if f.generated_by is None),
+        key=file_sort_key,
+    )
+    own = [f for f in own if f.src_uri not in shared.site.pages and f.inclusion.is_included()]
+    if internals.user_value(config, "nav") is None:
+        config.nav = [
+            *(config.nav or []),
+            *nest_paths(f.src_uri for f in own if f.inclusion.is_in_nav()),
+        ]
+    if not root:
+        for file in own:
+            file.inclusion = InclusionLevel.EXCLUDED
+    filter_pages_built_elsewhere(frozenset() if root else frozenset(f.src_uri for f in own))
 
 
 def _flat(links: Any) -> Iterator[Any]:
