@@ -182,3 +182,49 @@ def test_vscode_maps_the_schemas() -> None:
     assert "content/**/*.yaml" in question
     assert "!content/catalog.yaml" in question
     assert catalog == ["content/catalog.yaml"]
+
+
+# The current major of each action (checked 2026-12-02 against each action's releases);
+# this repository's workflows and those `qbank init` writes for a bank use the same.
+CURRENT_MAJORS = {
+    "actions/checkout": "v7",
+    "actions/setup-python": "v7",
+    "actions/cache": "v6",
+    "actions/upload-pages-artifact": "v4",
+    "actions/deploy-pages": "v5",
+    "actions/upload-artifact": "v7",
+    "actions/download-artifact": "v8",
+    "pypa/gh-action-pypi-publish": "release/v1",
+}
+STARTER_WORKFLOWS = sorted((ROOT / "site_templates" / "starter" / "github" / "workflows").glob("*"))
+
+
+@pytest.mark.parametrize("path", WORKFLOWS + STARTER_WORKFLOWS, ids=lambda p: p.name)
+def test_workflows_use_current_action_majors(path: Path) -> None:
+    for step in _steps(_load(path)):
+        if "uses" in step:
+            action, _, version = step["uses"].partition("@")
+            assert CURRENT_MAJORS[action] == version, f"{path.name}: {step['uses']}"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_cache_dependency_paths_name_files_of_this_repository(path: Path) -> None:
+    """(``qbank init``'s bank workflows are checked in their bank: tests/test_wheel.py.)"""
+    for step in _steps(_load(path)):
+        for pattern in str(step.get("with", {}).get("cache-dependency-path", "")).split():
+            assert list(ROOT.glob(pattern)), f"{path.name}: no file matches {pattern}"
+
+
+def test_release_workflow_builds_checks_and_publishes_on_a_version_tag() -> None:
+    workflow = _load(ROOT / ".github" / "workflows" / "release.yml")
+    assert workflow[True]["push"]["tags"] == ["v*"]
+    dist, publish = workflow["jobs"]["dist"], workflow["jobs"]["publish"]
+    runs = "\n".join(s.get("run", "") for s in dist["steps"])
+    assert "python -m build" in runs
+    assert "twine check --strict dist/*" in runs
+    assert "scripts/check_dist.py dist/*.whl" in runs
+    assert publish["if"] == "startsWith(github.ref, 'refs/tags/v')"
+    assert publish["permissions"]["id-token"] == "write"  # trusted publishing, no token
+    uses = [s.get("uses", "") for s in publish["steps"]]
+    assert "pypa/gh-action-pypi-publish@release/v1" in uses
+    assert not any("password" in s.get("with", {}) for s in publish["steps"])
