@@ -305,7 +305,7 @@ def test_schema_writes_both_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(tmp_path)
     assert run("schema", "out") == (
         0,
-        "out/question.schema.json\nout/catalog.schema.json\n",
+        "out/question.schema.json\nout/catalog.schema.json\nout/bank-export.schema.json\n",
         "",
     )
     question = json.loads((tmp_path / "out" / "question.schema.json").read_text("utf-8"))

@@ -34,7 +34,7 @@ BROKEN: dict[str, tuple[bytes, str]] = {
     "unknown-key": (_question(2001, _choice("Unknown key?", "colour: red\n")), "9:1: colour:"),
     "wrong-type": (_question(2002, _choice("Wrong type?", "tags: gpu\n")), "9:7: tags:"),
     "bad-id": (b"id: 42\n" + _choice("Bad id?").encode(), "1:5: id:"),
-    "no-answer-option": (_question(2004, _choice("Answer?", answer="z")), "7:9: answer[0]:"),
+    "no-answer-option": (_question(2004, _choice("Answer?", answer="z")), "7:9: answer:"),
     "bad-difficulty": (_question(2005, _choice("Hard?").replace("2", "7", 1)), "2:13: difficulty:"),
     "unknown-seniority": (
         _question(2006, _choice("Lead?", "seniority: lead\n")),

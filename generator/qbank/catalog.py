@@ -7,7 +7,7 @@ from pathlib import Path
 
 from qbank.loader import Document, Path_, read_document, validate_model
 from qbank.model import Catalog, FieldOfWork
-from qbank.problems import ContentError, Problem, display_path
+from qbank.problems import ContentError, Problem, Severity, display_path, errors_in
 
 CATALOG_FILE = "catalog.yaml"
 
@@ -110,7 +110,26 @@ def check_catalog(doc: Document) -> Catalog | None:
         doc.problems.append(
             doc.problem(("locales",), "a locale is listed twice", "each locale once")
         )
-    return None if doc.problems else catalog
+    doc.problems += _unnamed_locales(doc, catalog)
+    return None if errors_in(doc.problems) else catalog
+
+
+def _unnamed_locales(doc: Document, catalog: Catalog) -> list[Problem]:
+    """A warning for each locale that no name of the catalog is written in (a locale just
+    added): its pages would show every name in the default locale."""
+    named = {locale for _key, texts in _catalog_texts(catalog) for locale in texts}
+    default = catalog.default_locale
+    return [
+        doc.problem(
+            ("locales", i),
+            f"no name of the catalog is in {locale!r}: its site shows the title, fields, "
+            f"specializations, topics and seniorities in {default!r}",
+            f"{locale} names beside the {default} ones, e.g. title: {{{default}: …, {locale}: …}}",
+            severity=Severity.WARNING,
+        )
+        for i, locale in enumerate(catalog.locales)
+        if locale != default and locale not in named
+    ]
 
 
 def _catalog_texts(catalog: Catalog) -> Iterator[tuple[Path_, Mapping[str, str]]]:

@@ -160,12 +160,13 @@ def _list_folder(
             )
             continue
         if topics is not None and catalog is not None and (field_key, topic_key) not in topics:
-            what = (
-                f"unknown topic folder {topic_key!r} in field {field_key!r}"
-                if field_key in catalog.fields
-                else f"unknown field folder {field_key!r}"
-            )
-            problems.append(Problem(shown, 1, 1, "", what, valid_topics_hint(catalog, field_key)))
+            if field_key in catalog.fields:
+                what = f"unknown topic folder {topic_key!r} in field {field_key!r}"
+                add = f"topic {topic_key!r} under a specialization of field {field_key!r}"
+            else:
+                what, add = f"unknown field folder {field_key!r}", f"field {field_key!r}"
+            hint = f"{valid_topics_hint(catalog, field_key)}; or add {add} to catalog.yaml"
+            problems.append(Problem(shown, 1, 1, "", what, hint))
             continue
         path = os.path.join(dirpath, name)  # noqa: PTH118 (hot)
         files.append((path, shown, field_key, topic_key))

@@ -335,7 +335,8 @@ _TAB_HINT = "indentation with spaces (YAML does not allow tabs)"
 
 
 _COLON_HINT = 'quotes around a text holding ": " (en: "Workers: more of them"), or a | block'
-_KEY_LINE = re.compile(r"( *)(?:- +)?([A-Za-z0-9_-]+) *:(?: +(?!#)(.)|[ \t]*(?:#.*)?$)")
+# (Its indentation may hold tabs: a tab before a key is the error it is looked at for.)
+_KEY_LINE = re.compile(r"([ \t]*)(?:- +)?([A-Za-z0-9_-]+) *:(?: +(?!#)(.)|[ \t]*(?:#.*)?$)")
 
 
 def _key_at(text: str, line: int) -> str:
@@ -570,6 +571,27 @@ def validate_model(
         return None
 
 
+def salvage(doc: Document, model: type[M], context: dict[str, Any]) -> tuple[M | None, set[str]]:
+    """After ``validate_model`` failed: the model of the document without its top-level
+    keys that had errors (when the model does without them), and those keys. The rules can
+    then report the file's other problems in the same run; what they find about a key left
+    out is the error already reported."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    try:
+        model.model_validate(data, context=context)
+    except ValidationError as exc:
+        broken = {str(e["loc"][0]) for e in exc.errors(include_url=False) if e["loc"]}
+        if any(not e["loc"] for e in exc.errors(include_url=False)):
+            return None, broken
+    else:
+        return None, set()
+    try:
+        kept = {k: v for k, v in data.items() if str(k) not in broken}
+        return model.model_validate(kept, context=context), broken
+    except ValidationError:
+        return None, broken
+
+
 def _pydantic_problem(
     doc: Document, error: Any, allowed_keys: Callable[[Path_], str] | None
 ) -> Problem:
@@ -602,7 +624,14 @@ def _pydantic_problem(
         # YAML reads yes/no, on/off, 3.10 and dates as other types: say how to keep text.
         hint = _TEXT_HINT
     if kind == "string_pattern_mismatch" and loc[:1] == ("answer",):
-        message = f"{value!r} is not an option key"
+        # As the answer rule says it of a key that fits the pattern but names no option.
+        data = doc.data if isinstance(doc.data, dict) else {}
+        options = data.get("options")
+        message = f"answer {value!r} is not an option"
+        if isinstance(options, dict) and options:
+            hint = "one of " + ", ".join(map(str, options))
+        if not isinstance(data.get("answer"), list):
+            loc = ("answer",)
     if "[key]" in error["loc"]:
         if loc[:1] == ("options",) and len(loc) == 2:
             message = f"{value!r} is not an option key"

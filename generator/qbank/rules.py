@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from qbank.catalog import catalog_topics
-from qbank.loader import Document, Path_, read_document, validate_model
+from qbank.loader import Document, Path_, read_document, salvage, validate_model
 from qbank.mathcheck import math_problems
 from qbank.model import DIFFICULTY_SENIORITY, OPTION_KEYS, TEXT_FIELDS, Catalog, Question
 from qbank.problems import Problem
@@ -92,9 +92,19 @@ class QuestionChecker:
             )
             return doc.problems, None, None
         question = validate_model(doc, Question, self.context, _question_keys)
+        broken: set[str] = set()
+        if question is None:  # the rules still check what the schema errors left out
+            question, broken = salvage(doc, Question, self.context)
+            if "options" in broken:  # (without them a choice question reads as an open one)
+                question = None
         if question is None or self.catalog is None:
             return doc.problems, None, None
+        reported = len(doc.problems)
         seniorities = self._check(doc, question, file_path)
+        if broken:
+            doc.problems[reported:] = [
+                p for p in doc.problems[reported:] if re.split(r"[.\[]", p.key)[0] not in broken
+            ]
         if doc.problems:
             return doc.problems, None, None
         name = os.path.basename(file_path)  # noqa: PTH119 (a str: no Path made per file)

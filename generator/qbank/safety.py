@@ -122,14 +122,13 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
         reason = url_problem(match.group(2), image=bool(match.group(1)))
         if reason:
             line = text.count("\n", 0, match.start())
-            found.append(
-                UnsafePart(
-                    line,
-                    reason,
-                    "a relative link, an https:// link, or an "
-                    "image file beside the question (![alt](diagram.png))",
-                )
+            hint = (
+                "an image file beside the question (![alt](diagram.png)); an image on another "
+                "site is refused, https:// too: link to it instead ([diagram](https://…))"
+                if match.group(1)
+                else "a relative link or an https:// link"
             )
+            found.append(UnsafePart(line, reason, hint))
     for match in _REFERENCE.finditer(text):
         reason = url_problem(match.group(1), image=False)
         if reason:

@@ -4,9 +4,10 @@ The shape is ``bank-export.schema.json`` beside ``qbank.schema`` (``qbank schema
 it; its ``$id``, which each export names as its ``$schema``, is its address at the release's
 tag). Order is stable: catalog order for fields, specializations, topics and seniorities,
 display order for questions, so two exports of the same bank are byte-identical. Texts carry
-their Markdown and its safe HTML (``qbank.markup``; image paths relative to the content folder unless the caller passes
-its own converter, as the site does for ``/<locale>/api/bank.json``). A question not
-translated into the locale is left out; the topic's ``untranslated`` count says how many.
+their Markdown and its safe HTML (``qbank.markup``; image paths relative to the content
+folder unless the caller passes its own converter, as the site does for
+``/<locale>/api/bank.json``). A question not translated into the locale is left out; the
+topic's ``untranslated`` count says how many.
 """
 
 from __future__ import annotations
