@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (a Chinese interview record)
 """Check a built wheel as its users get it: install it into a fresh virtual environment with
 no extra and run every command it ships in a bank that `qbank init` lays out there.
 
@@ -71,8 +72,8 @@ def check_commands(bin_dir: Path, work: Path, env: dict[str, str]) -> None:
             raise SystemExit(f"check_dist: {' '.join(step)} printed Material's notice")
     seed = work / "interview.txt"
     seed.write_text("问题1：示例问题？\n考察目标：示例。\n回答：示例回答。\n", encoding="utf-8")
-    _run([qbank, "import", "interview", str(seed), "--field", "example", "--topic",
-          "getting-started"], bank, env)  # fmt: skip
+    topic = ["--field", "example", "--topic", "getting-started"]
+    _run([qbank, "import", "interview", str(seed), *topic], bank, env)
 
 
 def main() -> None:
@@ -91,7 +92,7 @@ def main() -> None:
         constraint = ["-c", str(args.constraint.resolve())] if args.constraint else []
         subprocess.run([*pip, *constraint, str(args.wheel.resolve())], check=True, env=env)
         check_commands(venv / "bin", work, env)
-    print(f"check_dist: {args.wheel.name}: every command ran in a fresh environment")
+    print(f"check_dist: {args.wheel.name}: every command ran in a fresh environment")  # noqa: T201
 
 
 if __name__ == "__main__":
