@@ -1,5 +1,6 @@
-# ruff: noqa: RUF001  (Turkish and Chinese test content)
-"""`qbank import`: the seed documents and our own fixtures → question files that validate."""
+# ruff: noqa: RUF001, RUF002  (Turkish and Chinese test content)
+"""`qbank import`: documents in the seed formats (original fixtures in tests/fixtures) →
+question files that validate."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from fixtures import payload_site
 
 from qbank.bank import check_bank, load_bank
 from qbank.cli import main
@@ -17,16 +19,7 @@ from qbank.importers.payload import resolve
 from qbank.importers.source import slug_for, specialization_for
 from qbank.importers.topic_page import to_markdown
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "import"
-
-
-def seed(prefix: str) -> Path:
-    """The seed file starting with ``prefix``, or skip when the seeds are absent."""
-    found = sorted(SEEDS.glob(f"{prefix}_*.txt")) if SEEDS.is_dir() else []
-    if not found:
-        pytest.skip(f"seed {prefix}_*.txt not found in {SEEDS} (the shared seeds folder)")
-    return found[0]
 
 
 def run_import(content: Path, *args: str, write: bool = True) -> str:
@@ -56,96 +49,91 @@ def questions(content: Path) -> list[dict[str, object]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# The seeds
+# The sources' formats, in full-size original fixtures (a fresh clone has no seeds)
 
 
-def test_seed_topic_page(tmp_path: Path) -> None:
+def test_topic_page_of_a_site(tmp_path: Path) -> None:
+    """A topic page as a site shows it (its header, its title naming field and topic, the
+    samples with 'Zorluk N', options a-d with the right one marked, 'Açıklama:')."""
     content = tmp_path / "content"
-    run_import(content, "topic-page", str(seed("000")))
+    run_import(content, "topic-page", str(FIXTURES / "topic-page.txt"))
     bank = load_bank(content)
-    assert [len(e.question.options or {}) for e in bank.entries] == [4] * 6
-    files = sorted(content.glob("ml-engineer/ti-throughput-profiling-bottlenecks/*.yaml"))
-    assert len(files) == 6
-    by_prompt = {e.question.prompt["tr"]: e for e in bank.entries}
-    text = seed("000").read_text("utf-8")
-    order = sorted(by_prompt, key=lambda p: text.index(p.splitlines()[-1]))
-    assert [by_prompt[p].question.difficulty for p in order] == [2, 1, 3, 2, 2, 3]
-    assert [by_prompt[p].question.answer for p in order] == [
-        ["c"],
-        ["a"],
-        ["d"],
-        ["a"],
-        ["a"],
-        ["c"],
-    ]
-    first = by_prompt[order[0]].question
-    assert "```text\ninput_wait   : 2 ms" in first.prompt["tr"]
-    assert "step total   : 64 ms\n```" in first.prompt["tr"]
-    assert "```python\ntimes = []" in by_prompt[order[3]].question.prompt["tr"]
-    assert first.explanation is not None
-    assert first.explanation["tr"].startswith("backward (34 ms)")
-    assert bank.catalog.fields["ml-engineer"].name["tr"] == "ML Engineer"
-    assert "tr" in bank.catalog.locales
+    assert [(e.field, e.topic) for e in bank.entries] == [("backend", "caching-strategies")] * 3
+    text = (FIXTURES / "topic-page.txt").read_text("utf-8")
+    order = sorted(bank.entries, key=lambda e: text.index(e.question.prompt["tr"].split("\n")[0]))
+    assert [e.question.difficulty for e in order] == [1, 3, 2]
+    assert [e.question.answer for e in order] == [["a"], ["b"], ["a", "b"]]
+    assert all(e.locales == ("tr",) for e in bank.entries)
+    assert bank.catalog.fields["backend"].name["tr"] == "Backend"
 
 
-def test_seed_payload(tmp_path: Path) -> None:
+def test_payload_of_a_whole_site_brings_only_what_its_questions_use(tmp_path: Path) -> None:
+    """A source site's page holds its whole catalog (5 fields, 14 specializations, 5 topics
+    of the page's field); the bank gets the field, specializations and topics of the three
+    samples, nothing empty (the home page would show a field card with no question)."""
+    source = tmp_path / "page.json"
+    source.write_text(payload_site.payload_json(), encoding="utf-8")
     content = tmp_path / "content"
-    out = run_import(content, "payload", str(seed("003")), write=False)
+    out = run_import(content, "payload", str(source), write=False)
     assert "would write" in out
     assert not content.exists(), "a dry run writes nothing"
-    run_import(content, "payload", str(seed("003")))
+    run_import(content, "payload", str(source))
     bank = load_bank(content)
     catalog = bank.catalog
-    assert len(catalog.fields) == 12
-    assert sum(len(f.specializations) for f in catalog.fields.values()) == 72
-    ml = catalog.fields["ml-engineer"]
-    topics = {t: s for s, spec in ml.specializations.items() for t in spec.topics}
-    assert len(topics) == 32
-    assert topics["cml-svm-kernels-margins"] == "classical-ml"
-    assert topics["dl-sequence-attention"] == "deep-learning"
-    assert topics["fe-binning-discretization"] == "feature-engineering"
-    assert topics["ti-distributed-strategies-sync"] == "training-infrastructure"
-    assert topics["ml-monitoring-drift"] == "general"
+    assert list(catalog.fields) == [payload_site.FIELD]
+    field = catalog.fields[payload_site.FIELD]
+    assert {s: list(spec.topics) for s, spec in field.specializations.items()} == {
+        "training-infrastructure": ["ti-batch-scheduling"],
+        "classical-ml": ["cml-class-weights"],
+    }
+    assert field.name == {"en": "Data Platform", "tr": "Data Platform (tr)"}
     assert list(catalog.seniorities) == ["junior", "mid", "senior"]
-    assert catalog.fields["database"].name == {"tr": "Veritabanı", "en": "Database"}
-    assert len(bank.entries) == 6
-    assert all(e.question.is_choice and e.locales == ("tr",) for e in bank.entries)
-    assert {e.topic for e in bank.entries} == {"ti-distributed-strategies-sync"}
-    entry = bank.by_id["01a05d13-8d21-739a-baa2-7dab67be4093"]
-    assert entry.question.difficulty == 3
-    assert entry.question.answer == ["c"]
-    assert "2(N-1)/N" in (entry.question.explanation or {})["tr"]
-    assert any("```" in e.question.prompt["tr"] for e in bank.entries), "code blocks kept"
+    assert catalog.locales == ["en", "tr"]
+    assert len(bank.entries) == 3
+    assert bank.by_id["01a05d15-2222-7000-8000-000000000003"].question.answer == ["a", "b"]
+    _, problems = check_bank(content)
+    assert not [p for p in problems if "no questions" in p.message], problems
+    # (The site's whole catalog made about 300 lines of it.)
+    assert (content / "catalog.yaml").read_text("utf-8").count("\n") < 25
 
 
-def test_seed_interview(tmp_path: Path) -> None:
+def test_interview_keeps_personal_text_out_unless_asked(tmp_path: Path) -> None:
+    """The candidate's profile and the interviewer's review (点评) are about a person: no
+    field of a question (all published, on pages and in bank.json) carries them."""
+    args = (
+        "interview",
+        str(FIXTURES / "interview.txt"),
+        "--field",
+        "backend",
+        "--topic",
+        "caching",
+    )
     content = tmp_path / "content"
-    args = ("interview", str(seed("004")), "--field", "ml-engineer", "--topic", "data-loading")
     run_import(content, *args)
     bank = load_bank(content)
-    assert len(bank.entries) == 10
-    assert all(not e.question.is_choice for e in bank.entries)
-    assert sum(e.question.model_answer is not None for e in bank.entries) == 6
-    assert all(e.question.assesses for e in bank.entries)
-    assert all(e.locales == ("zh",) for e in bank.entries)
-    assert all(e.seniorities == ("mid",) for e in bank.entries), "3 years → mid"
+    assert len(bank.entries) == 3
+    personal = ("候选人", "七年", "擅长缓存设计", "点评", "思路清晰")
     for entry in bank.entries:
-        source = entry.question.source or ""
-        assert "深度学习框架工程师" in source
-        assert "点评" in source
-        assert "点评" not in entry.question.prompt["zh"]
-        assert "从业年限" not in (entry.question.model_answer or {}).get("zh", "")
-    assert all(e.slug.startswith("q-") for e in bank.entries)
+        published = json.dumps(entry.question.model_dump(), ensure_ascii=False)
+        assert not [word for word in personal if word in published], entry.file
+    assert all(e.seniorities == ("senior",) for e in bank.entries), "7 years → senior"
+    kept = tmp_path / "kept"
+    run_import(kept, *args, "--keep-personal-notes")
+    for entry in load_bank(kept).entries:
+        assert "候选人思路清晰" in (entry.question.source or "")
+        assert "后端工程师" in (entry.question.source or "")
 
 
-def test_all_seeds_into_one_bank_idempotent_and_builds(tmp_path: Path) -> None:
+def test_all_sources_into_one_bank_idempotent_and_builds(tmp_path: Path) -> None:
     from sitebuild import build_site
 
+    source = tmp_path / "page.json"
+    source.write_text(payload_site.payload_json(), encoding="utf-8")
     content = tmp_path / "content"
     runs = [
-        ("payload", str(seed("003"))),
-        ("topic-page", str(seed("000"))),
-        ("interview", str(seed("004")), "--field", "ml-engineer", "--topic", "ml-data-preparation"),
+        ("payload", str(source)),
+        ("topic-page", str(FIXTURES / "topic-page.txt")),
+        ("interview", str(FIXTURES / "interview.txt"), "--field", "backend", "--topic", "cache"),
     ]
     for args in runs:
         run_import(content, *args)
@@ -156,7 +144,7 @@ def test_all_seeds_into_one_bank_idempotent_and_builds(tmp_path: Path) -> None:
     assert snapshot(content) == before
     bank, problems = check_bank(content)
     assert bank is not None, [p.format_text() for p in problems]
-    assert len(bank.entries) == 22
+    assert len(bank.entries) == 3 + 3 + 3
     site = build_site(tmp_path, content)
     assert (site / "tr" / "index.html").is_file()
 
@@ -178,11 +166,11 @@ def test_fixture_payload_into_existing_bank(small_bank: Path) -> None:
         "tr": "Veritabanları",
     }
     ds = catalog.fields["data-science"]
-    assert list(ds.specializations) == ["general", "classical-ml", "training-infrastructure"]
-    assert list(ds.specializations["general"].topics) == ["ds-notebooks"]
+    # Only what the two samples are in: no empty ds-notebooks topic, no field "web".
+    assert list(ds.specializations) == ["classical-ml", "training-infrastructure"]
     assert list(ds.specializations["classical-ml"].topics) == ["cml-tree-splits"]
     assert ds.name == {"en": "Data Science", "tr": "Veri Bilimi"}
-    assert catalog.fields["web"].specializations["css"].topics == {}
+    assert "web" not in catalog.fields
     assert len(bank.entries) == 8 + 2
     multi = bank.by_id["01a05d14-1111-7000-8000-000000000002"]
     assert multi.question.answer == ["a", "b"]
@@ -239,7 +227,7 @@ def test_fixture_interview(tmp_path: Path) -> None:
         "写请求先更新数据库，再删除缓存中的旧值。"
     }
     assert first.question.assesses == {"zh": "考察对缓存读写模式的理解。"}
-    assert "候选人思路清晰" in (first.question.source or "")
+    assert first.question.source is None  # (the review: --keep-personal-notes)
 
 
 def test_fixture_idempotent_and_never_overwrites(tmp_path: Path) -> None:

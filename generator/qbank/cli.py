@@ -275,6 +275,12 @@ def translations_status(content: Path) -> None:
 @click.option("--topic", default=None, help="Topic key (topic-page, interview).")
 @click.option("--locale", default=None, help="Locale of the text (default: tr, zh).")
 @click.option("--seniority", default=None, help="Seniority of interview questions.")
+@click.option(
+    "--keep-personal-notes",
+    is_flag=True,
+    help="interview: put the candidate's profile and the review (点评) into each question's "
+    "source note, which the site publishes (default: left out).",
+)
 @click.option("--write", is_flag=True, help="Write the files (default: only show them).")
 @quiet_option
 def import_(
@@ -285,6 +291,7 @@ def import_(
     topic: str | None,
     locale: str | None,
     seniority: str | None,
+    keep_personal_notes: bool,
     write: bool,
     quiet: bool,
 ) -> None:
@@ -297,8 +304,10 @@ def import_(
       topic-page  a plain-text topic page: 'Zorluk N', options a-d with the right
                   one marked ✓, 'Açıklama:' (field/topic from the title or options)
       interview   a Chinese interview record: 问题N, 考察目标, 回答 (needs
-                  --field and --topic); profile and 点评 go to the source note
+                  --field and --topic); the profile and 点评 are left out
+                  (--keep-personal-notes: into the source note)
 
+    Only the fields, specializations and topics the questions are in are added.
     Payload topics map to specializations by key prefix: cml- classical-ml,
     dl- deep-learning, fe- feature-engineering, ti- training-infrastructure,
     anything else general. catalog.yaml keeps its entries and order; new ones are
@@ -321,6 +330,7 @@ def import_(
                 topic=topic,
                 locale=locale,
                 seniority=seniority,
+                keep_personal_notes=keep_personal_notes,
             )
             plan = plan_import(content, parsed, progress)
         except SourceError as exc:

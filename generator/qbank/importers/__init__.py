@@ -28,8 +28,10 @@ def read_source(
     topic: str | None = None,
     locale: str | None = None,
     seniority: str | None = None,
+    keep_personal_notes: bool = False,
 ) -> Parsed:
-    """Parse ``source`` in format ``kind``; raise ``SourceError`` naming what is unreadable."""
+    """Parse ``source`` in format ``kind``; raise ``SourceError`` naming what is unreadable.
+    ``keep_personal_notes``: an interview's profile and review go into the questions' source."""
     try:
         raw = source.read_bytes()
     except OSError as exc:
@@ -49,6 +51,12 @@ def read_source(
         return topic_page.parse(text, display, field=field, topic=topic, locale=locale or "tr")
     if kind == "interview":
         return interview.parse(
-            text, display, field=field, topic=topic, locale=locale or "zh", seniority=seniority
+            text,
+            display,
+            field=field,
+            topic=topic,
+            locale=locale or "zh",
+            seniority=seniority,
+            keep_personal_notes=keep_personal_notes,
         )
     raise SourceError(f"unknown format {kind!r}; expected one of {', '.join(FORMATS)}")

@@ -3,7 +3,9 @@
 The record opens with a candidate profile (free text, ``岗位``, ``从业年限``, ``简介``), then
 questions ``问题N：…``, each with ``考察目标：…`` (→ ``assesses``) and ``回答：…`` (→
 ``model_answer``; an empty answer gives none), and closes with ``点评：…``. The profile and the
-closing review go into every question's ``source`` note, never into a question. Seniority
+closing review are about a person (a candidate, an interviewer's judgement of them): they
+stay out of the questions, whose every field is published, unless ``keep_personal_notes``
+(``--keep-personal-notes``) puts them into each question's ``source`` note. Seniority
 comes from the years of experience (up to 2 junior, up to 5 mid, more senior) unless
 ``--seniority`` is given. The record names no topic: ``--field`` and ``--topic`` are required.
 """
@@ -43,6 +45,7 @@ def parse(
     topic: str | None,
     locale: str = "zh",
     seniority: str | None = None,
+    keep_personal_notes: bool = False,
 ) -> Parsed:
     """Read an interview record (see the module docstring)."""
     if not field or not topic:
@@ -63,9 +66,9 @@ def parse(
     review = lines[review_at:]
     years = _YEARS.search("\n".join(profile))
     level = seniority or (seniority_for_years(int(years["years"])) if years else "mid")
-    note = " ".join(profile)
-    if review:
-        note += " " + " ".join(line.strip() for line in review if line.strip())
+    note = ""
+    if keep_personal_notes:
+        note = " ".join([*profile, *(line.strip() for line in review if line.strip())])
     parsed = Parsed(display, catalog=topic_catalog(field, topic, locale))
     parsed.catalog["seniorities"] = {level: dict(KNOWN_NAMES.get(level, {locale: level.title()}))}
     for n, start in enumerate(starts):

@@ -7,8 +7,9 @@ Resolved, it holds ``config`` (fields with ``name_<locale>``, their specializati
 seniorities, locales) and one ``catalog:<locale>:<field>/<topic>`` page (its field's topics
 and sample questions with UUIDs, difficulty, options, correct key and explanation).
 
-What is merged into catalog.yaml: every field with its names, every specialization (named
-in the payload's locale), the seniorities, the locales, and the page field's topics. Topics
+What is merged into catalog.yaml: the seniorities, the locales, and the field, specializations
+and topics the samples are in, with their names (a specialization named in the payload's
+locale); the payload's other fields and topics are left out (``Parsed.needed_catalog``). Topics
 map to specializations by key prefix: ``cml-`` classical-ml, ``dl-`` deep-learning, ``fe-``
 feature-engineering, ``ti-`` training-infrastructure, anything else general. The samples
 become question files in the payload's locale, keeping their ids and Markdown code blocks.

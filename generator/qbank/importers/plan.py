@@ -75,7 +75,7 @@ def plan_import(content: Path, parsed: Parsed, progress: Report = no_progress) -
     """Merge ``parsed`` into the bank at ``content`` on paper; raise ``SourceError``."""
     catalog_path = content / CATALOG_FILE
     original = _read_catalog(catalog_path) if catalog_path.exists() else None
-    merged, changes = merge_catalog(original, parsed.catalog)
+    merged, changes = merge_catalog(original, parsed.needed_catalog())
     catalog_text = None
     if original is None or changes:
         catalog_text = dump_catalog(merged)

@@ -79,6 +79,26 @@ class Parsed:
     questions: list[ImportedQuestion] = field(default_factory=list)
     catalog: dict[str, Any] = field(default_factory=dict)  # shaped like catalog.yaml
 
+    def needed_catalog(self) -> dict[str, Any]:
+        """The catalog entries without the fields, specializations and topics that no
+        question of the source lives in (a source site's whole catalog would otherwise
+        give the bank empty fields and topics)."""
+        used = {(q.field, q.topic) for q in self.questions}
+        fields: dict[str, Any] = {}
+        for field_key, field_ in self.catalog.get("fields", {}).items():
+            specs: dict[str, Any] = {}
+            for spec_key, spec in field_.get("specializations", {}).items():
+                topics = {
+                    key: topic
+                    for key, topic in spec.get("topics", {}).items()
+                    if (field_key, key) in used
+                }
+                if topics:
+                    specs[spec_key] = {**spec, "topics": topics}
+            if specs:
+                fields[field_key] = {**field_, "specializations": specs}
+        return {**self.catalog, "fields": fields}
+
 
 def clean(text: str) -> str:
     """NFC text with Unix line ends, trailing spaces and outer blank lines removed."""
