@@ -265,3 +265,15 @@ def test_watch_rewrites_the_tree_on_an_edit(tmp_path: Path, small_bank: Path) ->
     finally:
         watcher.terminate()
         watcher.wait(timeout=30)
+
+
+def test_a_watch_build_counts_every_file_it_writes(tmp_path: Path, small_bank: Path) -> None:
+    """`qbank build --watch` says how many files it wrote: its search index too (written by
+    the live index, not by the tree's sync)."""
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: Small\n", "utf-8")
+    tree = tmp_path / "tree"
+    report = TreeBuilder(small_bank, tree, config, keep=True).build()
+    on_disk = {p.relative_to(tree).as_posix() for p in tree.rglob("*") if p.is_file()}
+    assert sorted(report.written) == sorted(on_disk)
+    assert any("/api/search/" in path for path in report.written)

@@ -484,13 +484,14 @@ class TreeBuilder:
 
         files = tree_files(bank, [site], user, fields, own, locales, search=False)
         report = sync(self.out, files, untouched)
-        self._index(bank, options.page_size)
+        report.written += self._index(bank, options.page_size)
         return report
 
-    def _index(self, bank: Bank, page_size: int) -> None:
+    def _index(self, bank: Bank, page_size: int) -> list[str]:
         """Bring the search index up to ``bank``: written whole the first time, then an
         edit's few files at once, a locale whose questions were added, removed or moved
-        rebuilt in the background (``qbank.search.LiveIndex``, as under ``mkdocs serve``)."""
+        rebuilt in the background (``qbank.search.LiveIndex``, as under ``mkdocs serve``).
+        The files written before it returns (relative to the tree)."""
         url = question_url(bank, page_size)
         docs = {locale: self.docs.of(bank, locale, url) for locale in bank.catalog.locales}
         if self.index is None:
@@ -498,6 +499,8 @@ class TreeBuilder:
             self.index.first(docs)
         else:
             self.index.rebuilt(docs)
+        wrote, self.index.wrote = self.index.wrote, []
+        return [f"{DOCS}/{path}" for path in wrote]
 
 
 class SearchDocs:

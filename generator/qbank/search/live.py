@@ -18,7 +18,7 @@ import logging
 import operator
 import shutil
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +87,9 @@ class LiveIndex:
         self.worker: threading.Thread | None = None
         # queued locales whose files on disk are already those of their queued documents
         self.adopting: set[str] = set()
+        # the files ``first`` and ``rebuilt`` wrote before they returned (relative to
+        # ``site_dir``; the worker's rebuilds are logged instead), for a caller's report
+        self.wrote: list[str] = []
 
     def folder(self, locale: str) -> Path:
         """Where ``locale``'s index is served."""
@@ -107,7 +110,7 @@ class LiveIndex:
             try:
                 if output.exists():
                     shutil.rmtree(output)
-                write_files(index.files(), output)
+                write_files(self._noted(locale, index.files()), output)
                 index.unpack()  # (now, rather than at the first edit)
             except OSError as error:
                 raise SearchIndexError(
@@ -115,6 +118,13 @@ class LiveIndex:
                 ) from None
             self.served[locale] = _Served(list(locale_docs), index)
         return IndexReport.of(docs)
+
+    def _noted(
+        self, locale: str, files: Iterable[tuple[str, bytes]]
+    ) -> Iterator[tuple[str, bytes]]:
+        for path, data in files:
+            self.wrote.append(f"{locale}/{INDEX_DIR}/{path}")
+            yield path, data
 
     def rebuilt(self, docs: dict[str, list[SearchDoc]]) -> None:
         """Bring every locale's index up to ``docs``: edits at once, the rest queued."""
@@ -204,6 +214,7 @@ class LiveIndex:
                     (folder / path).unlink(missing_ok=True)
                 else:
                     _replace_file(folder / path, data)
+                    self.wrote.append(f"{locale}/{INDEX_DIR}/{path}")
         except OSError as error:
             del self.served[locale]
             log.warning("qbank: search index of %s: %s; rebuilding it", locale, error)
