@@ -484,6 +484,12 @@
   }
 
   function check(q) {
+    if (!q.querySelector(".qb-check:checked")) { // nothing ticked is no answer: say so
+      var note = q.querySelector(".qb-feedback");
+      note.setAttribute("data-state", "empty");
+      note.textContent = t("tickFirst");
+      return;
+    }
     var answer = keysOf(q);
     clearMarks(q);
     var ok = true;
