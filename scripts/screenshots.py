@@ -6,15 +6,19 @@ Writes topic-light.png, topic-dark.png, phone.png (390x844), practice-summary.pn
 match.png (a job posting matched on the match page) and review.png (the review queue, two
 days after answering a topic's questions).
 Uses Debian's Chromium (/usr/bin/chromium) through Playwright; nothing leaves 127.0.0.1.
+A picture whose pixels are those of the file already there leaves the file untouched (its
+bytes and time), so a run after a change that moved nothing shows no diff.
 """
 
 from __future__ import annotations
 
 import argparse
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
+import zlib
 from datetime import datetime, timedelta
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -26,6 +30,35 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+def pixels(png: bytes) -> tuple[bytes, bytes]:
+    """A PNG's header (size, depth, colour type) and its image data inflated: equal for two
+    files of the same picture written by the same encoder, whatever their compression."""
+    header, data, at = b"", [], 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, body = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            data.append(body)
+        at += 12 + length
+    return header, zlib.decompress(b"".join(data))
+
+
+def save(picture: bytes, path: Path) -> bool:
+    """Write ``picture`` to ``path`` unless the file there shows the same pixels; whether
+    it was written."""
+    if path.is_file() and pixels(path.read_bytes()) == pixels(picture):
+        return False
+    path.write_bytes(picture)
+    return True
+
+
+def snap(page: Any, path: Path) -> None:
+    """The page's screenshot saved into ``path`` (``save``)."""
+    save(page.screenshot(), path)
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -92,7 +125,7 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
             answer_two(page)
             page.locator(".qb-tools").scroll_into_view_if_needed()
             page.evaluate("window.scrollBy(0, -60)")
-            page.screenshot(path=out / f"topic-{scheme}.png")
+            snap(page, out / f"topic-{scheme}.png")
             context.close()
         context = browser.new_context(
             base_url=base, viewport={"width": 390, "height": 844}, device_scale_factor=2
@@ -101,7 +134,7 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         page.goto(topic)
         answer_two(page)
         page.locator('.qb-q[data-kind="choice"]').first.scroll_into_view_if_needed()
-        page.screenshot(path=out / "phone.png")
+        snap(page, out / "phone.png")
         context.close()
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
         page = context.new_page()
@@ -123,7 +156,7 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
                 card.locator(".qb-rate-btn").nth(i % 3).click()
         page.locator(".qb-summary").scroll_into_view_if_needed()
         page.evaluate("window.scrollBy(0, -80)")
-        page.screenshot(path=out / "practice-summary.png")
+        snap(page, out / "practice-summary.png")
         context.close()
         review_queue(browser, base, topic, locale, out)
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1100})
@@ -133,7 +166,7 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         page.locator(".qb-match__go").click()
         page.locator(".qb-match__topic").first.wait_for()
         page.locator(".qb-match__text").scroll_into_view_if_needed()
-        page.screenshot(path=out / "match.png")
+        snap(page, out / "match.png")
         context.close()
         browser.close()
 
@@ -151,7 +184,7 @@ def review_queue(browser: Any, base: str, topic: str, locale: str, out: Path) ->
     page.goto(f"{locale}/review/")
     page.locator(".qb-start").click()
     page.locator(".qb-practice-q").wait_for()
-    page.screenshot(path=out / "review.png")
+    snap(page, out / "review.png")
     context.close()
 
 
