@@ -57,8 +57,19 @@ def save(picture: bytes, path: Path) -> bool:
 
 
 def snap(page: Any, path: Path) -> None:
-    """The page's screenshot saved into ``path`` (``save``)."""
-    save(page.screenshot(), path)
+    """The page's screenshot saved into ``path`` (``save``), transitions finished (the
+    header's title slides when the page scrolls) so that the same page gives the same
+    pixels."""
+    save(page.screenshot(animations="disabled"), path)
+
+
+# Practice and review sessions shuffle their questions: the same order on every run.
+SEEDED_RANDOM = (
+    "(() => { let s = 7; Math.random = () => ((s = (s * 16807) % 2147483647) - 1) / 2147483646; "
+    "})();"
+)
+# The pages' clock (the review queue's due dates, a session's time) at the same moment.
+CLOCK = datetime(2026, 1, 5, 9, 30)
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -137,14 +148,18 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         snap(page, out / "phone.png")
         context.close()
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
+        context.add_init_script(SEEDED_RANDOM)
         page = context.new_page()
+        page.clock.install(time=CLOCK)
         page.goto(f"{locale}/{field}/practice/")
         levels = page.locator("select.qb-practice-level option").all()
         values = [o.get_attribute("value") for o in levels]
         page.locator("select.qb-practice-level").select_option("mid" if "mid" in values else None)
         page.locator(".qb-start").click()
+        page.clock.pause_at(CLOCK + timedelta(minutes=1))  # then a second per answer
         card = page.locator(".qb-practice-q")
         for i in range(40):
+            page.clock.run_for(1000)
             if page.locator(".qb-summary").count():
                 break
             card.wait_for()
@@ -175,8 +190,9 @@ def review_queue(browser: Any, base: str, topic: str, locale: str, out: Path) ->
     """review.png: a topic's questions answered (some wrong), then, with the page's clock two
     days on, the review page with its due count and the first card of the session."""
     context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
+    context.add_init_script(SEEDED_RANDOM)
     page = context.new_page()
-    then = datetime.now() - timedelta(days=2)
+    then = CLOCK - timedelta(days=2)
     page.clock.install(time=then)
     page.goto(topic)
     answer_two(page, 6)
