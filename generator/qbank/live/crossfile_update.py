@@ -3,7 +3,7 @@
 A rebuild after an edit re-checks the edited file only (``FileCache``), but the cross-file
 checks involve every question: on a large bank the near-duplicate join of all prompts,
 reading files again for the line of each warning, and even the dictionary passes over all
-questions (repeated ids and prompt hashes) would each cost more than the whole edit. So a
+questions (repeated ids and prompt hashes) would cost more than the rest of the rebuild. So a
 load leaves behind a ``CrossFileState``: the questions it saw (``Found``, and each file's
 place), a ``Tally`` of ids, topics and prompt hashes, per locale the prompts left out as
 identical to an earlier one, the near-duplicate pairs (by file), an index of the compared
