@@ -19,6 +19,29 @@ settings.register_profile("dev", max_examples=10)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+# Modules whose every test is slow: a wheel in a fresh venv, a running `mkdocs serve`, a
+# publisher's build, generated banks of thousands of questions, the console script under a
+# pseudo-terminal. `make test-fast` leaves them out (-m "not slow"); `make test` runs them.
+SLOW_MODULES = {
+    "test_wheel",
+    "test_serve",
+    "test_serve_incremental",
+    "test_serve_banner",
+    "test_search_serve",
+    "test_sample_site",
+    "test_lookalike",
+    "test_progress",
+    "test_build_script",
+    "test_workflows",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def small_bank(tmp_path: Path) -> Path:
     """The small bank's content folder (en/tr/zh, 2 fields, choice/multi/open, code, math)."""

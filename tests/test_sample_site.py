@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from sitebuild import PUBLISHERS
 
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 QUIET = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
