@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_serve import fetch, free_port
+from support.serving import fetch, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ["README.md", "CONTRIBUTING.md", "CONTRIBUTING.tr.md", "CONTRIBUTING.zh.md"]

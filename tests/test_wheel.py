@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 import yaml
-from test_serve import fetch, free_port
-from test_workflows import _actionlint
+from support.actionlint import actionlint
+from support.serving import fetch, free_port
 
 from qbank import RELEASE_TAG, __version__
-from qbank.starter import requirement
+from qbank.tools.starter import requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL_STEP = "Install qbank"
@@ -163,6 +163,19 @@ def test_a_bank_from_qbank_init_passes_its_own_workflows_in_a_clone(
     venv: Path, wheel: Path, tmp_path: Path
 ) -> None:
     env = clean_env(venv)
+    python = str(venv / "bin" / "python")
+    # The templates resolver finds the folder inside the installed package.
+    where = run(
+        [python, "-c", "from qbank.site.templates import TEMPLATES; print(TEMPLATES)"],
+        env=env,
+        cwd=tmp_path,
+    )
+    templates = Path(where.stdout.strip())
+    assert templates.is_relative_to(venv), templates
+    assert templates.parts[-2:] == ("qbank", "site_templates")
+    installed = run([python, "-m", "pip", "list", "--format=freeze"], env=env).stdout.lower()
+    assert "pytest" not in installed  # no dev extra
+    assert "genanki" not in installed  # no anki extra
     bank = tmp_path / "our-bank"
     run(["qbank", "init", str(bank), "--locales", "en,tr,zh"], env=env, cwd=tmp_path)
     run(["git", "init", "-q", "-b", "main", str(bank)], env=env)
@@ -181,7 +194,7 @@ def test_a_bank_from_qbank_init_passes_its_own_workflows_in_a_clone(
 
     workflows = sorted((clone / ".github" / "workflows").glob("*.yml"))
     assert [p.name for p in workflows] == ["deploy.yml", "pull-request.yml"]
-    found = _actionlint(workflows)
+    found = actionlint(workflows)
     assert found == [], found
     log: list[str] = []
     for path in workflows:
@@ -270,7 +283,7 @@ for module in pkgutil.walk_packages(qbank.__path__, "qbank."):
     try:
         importlib.import_module(module.name)
     except ModuleNotFoundError as error:
-        if (module.name, error.name) != ("qbank.exporters.anki", "genanki"):
+        if (module.name, error.name) != ("qbank.tools.exporters.anki", "genanki"):
             raise SystemExit(f"{module.name}: {error}")
 """
 

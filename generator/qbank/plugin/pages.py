@@ -15,14 +15,14 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 from mkdocs.utils import nest_paths
 
-from qbank.minify import asset_bytes
-from qbank.parts import is_part_page
 from qbank.plugin import internals
 from qbank.plugin.config import Shared
 from qbank.plugin.logfilters import filter_pages_built_elsewhere
-from qbank.render import PLACEHOLDER, Slot, page_paths
-from qbank.strings import strings_for
-from qbank.theme import ASSETS, LAZY_ASSETS
+from qbank.site.minify import asset_bytes
+from qbank.site.parts import is_part_page
+from qbank.site.render import PLACEHOLDER, Slot, page_paths
+from qbank.site.strings import strings_for
+from qbank.site.theme import ASSETS, LAZY_ASSETS
 
 _HEADING_OR_PLACEHOLDER = re.compile(
     r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'
@@ -78,16 +78,16 @@ def keep_hand_written(files: Files, config: MkDocsConfig, shared: Shared, *, roo
     """The maintainer's own pages in ``docs_dir``: in the menu after qbank's pages (MkDocs'
     order, unless the maintainer's own ``nav`` lists them), built once, by the build MkDocs
     started (``root``); another locale's build links to them."""
-    own = sorted(
-        (f for f in files.documentation_pages() if f.generated_by is None),
-        key=file_sort_key,
-    )
-    own = [f for f in own if f.src_uri not in shared.site.pages and f.inclusion.is_included()]
+    own = [
+        f
+        for f in sorted(files.documentation_pages(), key=file_sort_key)
+        if f.generated_by is None
+        and f.src_uri not in shared.site.pages  # (qbank's page of that name replaces it)
+        and f.inclusion.is_included()  # type: ignore[no-untyped-call]
+    ]
     if internals.user_value(config, "nav") is None:
-        config.nav = [
-            *(config.nav or []),
-            *nest_paths(f.src_uri for f in own if f.inclusion.is_in_nav()),
-        ]
+        listed = [f.src_uri for f in own if f.inclusion.is_in_nav()]  # type: ignore[no-untyped-call]
+        config.nav = [*(config.nav or []), *nest_paths(listed)]  # type: ignore[no-untyped-call]
     if not root:
         for file in own:
             file.inclusion = InclusionLevel.EXCLUDED
