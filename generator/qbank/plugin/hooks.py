@@ -22,6 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from qbank.bank.loaded import Bank
@@ -48,7 +49,7 @@ from qbank.plugin.locales import (
     write_search_index,
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
-from qbank.plugin.pages import add_pages, insert_questions
+from qbank.plugin.pages import add_pages, insert_questions, title_pages_built_elsewhere
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
 from qbank.plugin.staging import StagedSite
@@ -177,6 +178,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.serve is not None:
             self.serve.skip_unchanged(files, config, shared, self.options, decide=not self.derived)
         return files
+
+    def on_nav(
+        self, nav: Navigation, /, *, config: MkDocsConfig, files: Files
+    ) -> Navigation | None:
+        """Another locale's build: the menu titles of the hand-written pages it links to."""
+        if self.derived:
+            title_pages_built_elsewhere(nav, config)
+        return nav
 
     def on_env(
         self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files

@@ -11,6 +11,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel, file_sort_key
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 from mkdocs.utils import nest_paths
@@ -92,6 +93,16 @@ def keep_hand_written(files: Files, config: MkDocsConfig, shared: Shared, *, roo
         for file in own:
             file.inclusion = InclusionLevel.EXCLUDED
     filter_pages_built_elsewhere(frozenset() if root else frozenset(f.src_uri for f in own))
+
+
+def title_pages_built_elsewhere(nav: Navigation, config: MkDocsConfig) -> None:
+    """A hand-written page in another locale's build is not read there (the default
+    locale's build makes it): read its source for the menu's title (front matter or first
+    heading), which MkDocs takes from the text it has not read."""
+    for page in nav.pages:
+        file = page.file
+        if file.generated_by is None and file.inclusion.is_excluded() and page.markdown is None:  # type: ignore[no-untyped-call]
+            page.read_source(config)
 
 
 def _flat(links: Any) -> Iterator[Any]:
