@@ -22,6 +22,7 @@ from mkdocs.plugins import BasePlugin
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from support.dependency_bank import CATALOG, QID, QUESTION
 
+import qbank
 from qbank.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,9 +70,11 @@ def test_qbank_is_an_installed_mkdocs_plugin() -> None:
     plugins = {ep.name: ep for ep in importlib.metadata.entry_points(group="mkdocs.plugins")}
     assert plugins["qbank"].value == "qbank.plugin:QbankPlugin"
     assert issubclass(plugins["qbank"].load(), BasePlugin)
-    # The installed distribution is this source tree's.
-    source = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
-    assert importlib.metadata.version("qbank") == source
+    # The installed distribution is this source tree's (its version: qbank.__version__).
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["dynamic"] == [
+        "version"
+    ]
+    assert importlib.metadata.version("qbank") == qbank.__version__
 
 
 def test_separate_bank_builds_with_the_plugin(tmp_path: Path) -> None:
