@@ -4,9 +4,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.qbank-installed
 PORT ?= 8000
-# Material's end-of-life notice (the installed wheel sets it through qbank-material-notice.pth;
-# an editable install has no such file).
-export NO_MKDOCS_2_WARNING = 1
 
 .PHONY: serve test test-fast lint build bench clean publishers
 
