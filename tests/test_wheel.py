@@ -257,7 +257,7 @@ def test_release_version_has_one_place(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert "qbank-material-notice.pth" in names
-        assert "qbank/bank-export.schema.json" in names
+        assert "qbank/site/bank-export.schema.json" in names
         assert "qbank/site_templates/starter/github/workflows/deploy.yml" in names
 
 
