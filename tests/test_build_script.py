@@ -99,6 +99,9 @@ def test_hand_written_pages_of_the_docs_dir_come_along(tmp_path: Path, small_ban
     tree = write_tree(tmp_path, small_bank, docs_dir="pages")
     assert (tree / "docs/about/index.md").read_text("utf-8") == "# About this bank\n"
     assert "shadowed" not in (tree / "docs/en/index.md").read_text("utf-8")
+    # ... and into the menu, after the locales (the bank's own page of that name is no
+    # hand-written page)
+    assert yaml.safe_load((tree / "mkdocs.yml").read_text("utf-8"))["nav"][-1] == "about/index.md"
 
 
 def test_tags_of_the_user_config_are_kept_as_written(tmp_path: Path, small_bank: Path) -> None:

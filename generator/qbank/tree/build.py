@@ -202,8 +202,11 @@ def _with_required_extensions(extensions: Any) -> list[Any]:
     return out
 
 
-def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[str, Any]:
-    """The tree's mkdocs.yml: the user's settings, and what the plugin would set."""
+def tree_config(
+    user: dict[str, Any], bank: Bank, site: RenderedSite, own_pages: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The tree's mkdocs.yml: the user's settings, and what the plugin would set. The
+    user's own ``nav`` (or else ``own_pages``, the hand-written pages) follows qbank's."""
     catalog = bank.catalog
     default = catalog.default_locale
     config = {k: v for k, v in user.items() if k not in ("INHERIT", "hooks", "nav")}
@@ -216,7 +219,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     # One build holds every locale: the nav lists each under its language's name.
     nav: list[Any] = ["index.md"]
     nav += [{strings_for(loc)["language_name"]: site.nav[loc]} for loc in catalog.locales]
-    config["nav"] = escaped_nav(nav)
+    own_nav = user.get("nav")
+    config["nav"] = [*escaped_nav(nav), *(own_nav if isinstance(own_nav, list) else own_pages)]
     # A big topic's parts (``qbank.site.parts``) are pages outside the nav: Zensical builds those
     # only when not_in_nav names them.
     own = str(user.get("not_in_nav") or "").strip()
@@ -325,13 +329,17 @@ def tree_files(
                 yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
                 if locales is None or locale in locales:
                     yield from _data_files(bank, site, locale, fields, search)
-    yield CONFIG, _config_text(tree_config(user, bank, whole)).encode()
     made.update(ASSETS, LAZY_ASSETS)
+    own: dict[str, Path] = {}  # the hand-written files, by their path in the docs folder
     if own_docs is not None and own_docs.is_dir():
         for found in sorted(own_docs.rglob("*")):
             relative = found.relative_to(own_docs).as_posix()
             if found.is_file() and relative not in made and not relative.startswith("."):
-                yield f"{DOCS}/{relative}", found.read_bytes()
+                own[relative] = found
+    pages = [relative for relative in own if relative.endswith(".md")]
+    yield CONFIG, _config_text(tree_config(user, bank, whole, pages)).encode()
+    for relative, found in own.items():
+        yield f"{DOCS}/{relative}", found.read_bytes()
     for asset in (*ASSETS, *LAZY_ASSETS):
         yield f"{DOCS}/{asset}", asset_bytes(asset)
     overrides = TEMPLATES / "overrides"
