@@ -876,15 +876,12 @@ def question_body(
         out.append(f'<p class="qb-correct">{e(t["answer"])}{e(t["colon"])}{keys}</p>\n')
         if html_of["explanation"]:
             out.append(f'<div class="qb-explanation">\n{html_of["explanation"]}\n</div>\n')
+        else:  # a warning, not an error: the page asks for one as for a model answer
+            out.append(_invitation("qb-no-explanation", t["no_explanation"], t, links))
     elif html_of["model_answer"]:
         out.append(f'<div class="qb-model-answer">\n{html_of["model_answer"]}\n</div>\n')
     else:
-        contribute = (
-            f' <a href="{e(links["edit"])}">{e(t["contribute_answer"])}</a>'
-            if links["edit"]
-            else ""
-        )
-        out.append(f'<p class="qb-no-model-answer">{e(t["no_model_answer"])}{contribute}</p>\n')
+        out.append(_invitation("qb-no-model-answer", t["no_model_answer"], t, links))
     out.append(
         f'</details>\n<div class="qb-links">\n<a class="qb-permalink" '
         f'href="../{e(links["folder"])}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'
@@ -905,6 +902,18 @@ def question_body(
         out.append(f' <span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
     out.append("</div>\n")
     return "".join(out)
+
+
+def _invitation(
+    css_class: str, missing: str, t: Mapping[str, Any], links: Mapping[str, str]
+) -> str:
+    """The line saying a text is missing ("No … yet.") and, when the bank has an edit
+    link, the link to write it."""
+    e = escape
+    contribute = (
+        f' <a href="{e(links["edit"])}">{e(t["contribute_answer"])}</a>' if links["edit"] else ""
+    )
+    return f'<p class="{css_class}">{e(missing)}{contribute}</p>\n'
 
 
 def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
