@@ -142,8 +142,8 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
         elif name not in INLINE_TAGS:
             if match.group(1):  # the closing tag of one already reported
                 continue
-            what = f"<{name}>" if name in DANGEROUS_TAGS else f"<{name}> with these attributes"
-            found.append(UnsafePart(line, f"raw HTML {what} is not allowed", ALLOWED_HINT))
+            why = "" if name in DANGEROUS_TAGS else " with an event handler, a style or a code URL"
+            found.append(UnsafePart(line, f"raw HTML <{name}> is not allowed{why}", ALLOWED_HINT))
         elif match.group(3).strip(" /"):
             found.append(UnsafePart(line, f"attributes on <{name}> are not allowed", ALLOWED_HINT))
     for name, (line, spelled) in shown_as_text.items():
