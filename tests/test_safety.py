@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qbank.safety import local_images, unsafe_parts
+from qbank.bank.safety import local_images, unsafe_parts
 
 
 def _found(text: str) -> list[tuple[int, str]]:
@@ -65,9 +65,9 @@ def test_local_images_are_listed_but_not_remote_or_code() -> None:
 def test_harmless_tag_names_are_text_with_a_warning(text: str, names: list[str]) -> None:
     """Issue 35: a tag name outside the allowlist that is not dangerous is shown as typed
     (``tags_as_text``, used by the renderer), with one warning a name."""
-    from qbank.markup import to_html
-    from qbank.problems import Severity
-    from qbank.safety import tags_as_text
+    from qbank.bank.markup import to_html
+    from qbank.bank.problems import Severity
+    from qbank.bank.safety import tags_as_text
 
     parts = unsafe_parts(text)
     assert [p.severity for p in parts] == [Severity.WARNING] * len(names)
@@ -75,7 +75,8 @@ def test_harmless_tag_names_are_text_with_a_warning(text: str, names: list[str])
     shown = to_html(text)
     for name in names:
         assert f"&lt;{name}" in shown
-    assert "<head>" not in shown and "<String>" not in shown
+    assert "<head>" not in shown
+    assert "<String>" not in shown
     assert tags_as_text("`List<String>` in code") == "`List<String>` in code"
 
 
@@ -93,8 +94,8 @@ def test_harmless_tag_names_are_text_with_a_warning(text: str, names: list[str])
     ],
 )
 def test_dangerous_tags_stay_refused(text: str) -> None:
-    from qbank.problems import Severity
-    from qbank.safety import tags_as_text
+    from qbank.bank.problems import Severity
+    from qbank.bank.safety import tags_as_text
 
     parts = unsafe_parts(text)
     assert [p.severity for p in parts] == [Severity.ERROR], parts

@@ -9,9 +9,9 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 from sitebuild import build_site
 
-from qbank.bank import load_bank
-from qbank.parts import DEFAULT_PAGE_SIZE, part_count
-from qbank.verify import verify_site
+from qbank.bank.load import load_bank
+from qbank.site.parts import DEFAULT_PAGE_SIZE, part_count
+from qbank.tools.verify import verify_site
 
 QUESTIONS = 2_000
 TOPICS = 4

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Turkish test content)
 """A warning never removes a question (issue 35; PRODUCT.md: a question is never silently
 dropped): a bank holding every kind of warning the rules give loads, builds and verifies
 with every one of its question files, in every locale, and ``qbank verify`` names a
@@ -14,10 +15,10 @@ from click.testing import CliRunner
 from selectolax.lexbor import LexborHTMLParser
 from sitebuild import ROOT, build_site, write_bank
 
-from qbank.bank import check_bank, load_bank, validate_bank
-from qbank.cli import main
-from qbank.problems import Severity
-from qbank.verify import verify_site
+from qbank.bank.load import check_bank, load_bank, validate_bank
+from qbank.bank.problems import Severity
+from qbank.tools.cli import main
+from qbank.tools.verify import verify_site
 
 CATALOG = """\
 title: {en: Warned Bank, tr: Uyarılı Banka}
@@ -75,9 +76,7 @@ KINDS: dict[str, tuple[str, dict[str, Any] | None]] = {
 
 
 def _questions() -> dict[str, dict[str, Any]]:
-    questions = {
-        f"web/markup/{file}": question for file, question in KINDS.values() if question
-    }
+    questions = {f"web/markup/{file}": question for file, question in KINDS.values() if question}
     questions["web/markup/near-a.yaml"] = _choice(5003, NEAR + "?")
     del questions["web/markup/no-explanation.yaml"]["explanation"]
     return questions
