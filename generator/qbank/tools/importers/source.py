@@ -14,6 +14,7 @@ import re
 import unicodedata
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from qbank.bank.model import nfc
@@ -64,6 +65,7 @@ class ImportedQuestion:
     field: str
     topic: str
     data: dict[str, Any]  # keys in question-file order: id, difficulty, prompt, …
+    images: dict[str, Path] = field(default_factory=dict)  # copied beside it: name -> file
 
     @property
     def id(self) -> str:
@@ -78,6 +80,8 @@ class Parsed:
     source: str
     questions: list[ImportedQuestion] = field(default_factory=list)
     catalog: dict[str, Any] = field(default_factory=dict)  # shaped like catalog.yaml
+    # What the parser read but could not import, as "file:line: what and why" (reported).
+    notes: list[str] = field(default_factory=list)
 
 
 def clean(text: str) -> str:
