@@ -11,7 +11,6 @@ and a translated question whose right keys differ from its source's."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -161,9 +160,9 @@ def test_the_import_validates_builds_and_verifies(
 def test_importing_again_changes_nothing(imported: tuple[Path, str, str]) -> None:
     content, _out, _err = imported
     before = _tree(content)
-    stamps = {p: os.stat(content / p).st_mtime_ns for p in before}
+    stamps = {p: (content / p).stat().st_mtime_ns for p in before}
     code, out, err = _import(content, "--write")
     assert code == 0, out + err
     assert "14 question(s): 0 new, 14 already in the bank" in err
     assert _tree(content) == before
-    assert {p: os.stat(content / p).st_mtime_ns for p in before} == stamps
+    assert {p: (content / p).stat().st_mtime_ns for p in before} == stamps
