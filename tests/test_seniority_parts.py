@@ -18,10 +18,7 @@ TOPICS = 4
 CATALOG = """\
 title: {en: One Level}
 locales: [en]
-seniorities:
-  junior: {en: Junior}
-  mid: {en: Mid-level}
-  senior: {en: Senior}
+seniorities: {junior: {en: Junior}, mid: {en: Mid-level}, senior: {en: Senior}}
 fields:
   web:
     name: {en: Web}

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qbank.bank.model import OPTION_KEYS
+from qbank.bank.model import OPTION_KEYS, nfc
 from qbank.bank.similarity import normalize_text
 from qbank.tools.importers.source import (
     IMPORT_NAMESPACE,
@@ -148,7 +148,8 @@ def parse_quiz(text: str, display: str, folder: Path | None = None) -> QuizFile:
     """Every numbered question of a quiz file; a heading whose block is not a question the
     importer can read is a note naming its line. ``folder``: the file's own, where its
     local images are."""
-    lines = clean(text).split("\n")
+    # (not ``clean``: that drops leading blank lines, and the notes name lines of the file)
+    lines = [line.rstrip() for line in nfc(text).replace("\r\n", "\n").split("\n")]
     title: str | None = None
     notes: list[str] = []
     starts = []
@@ -392,12 +393,12 @@ def align_translation(
         # Gaps of other lengths (a question missing on one side): a question pairs only
         # with the one question of its shape in the other gap, that shape being unique in
         # its own gap too, in order.
-        mine = [(len(translated[t].options), tuple(translated[t].answer)) for t in gap_t]
-        theirs = [shape[s] for s in gap_s]
+        here = [(len(translated[t].options), tuple(translated[t].answer)) for t in gap_t]
+        there = [shape[s] for s in gap_s]
         unique = [
-            (t, gap_s[theirs.index(key)])
-            for t, key in zip(gap_t, mine, strict=True)
-            if mine.count(key) == 1 and theirs.count(key) == 1
+            (t, gap_s[there.index(key)])
+            for t, key in zip(gap_t, here, strict=True)
+            if here.count(key) == 1 and there.count(key) == 1
         ]
         pairs.update(_increasing(unique))
     unaligned = [q for t, q in enumerate(translated) if t not in pairs]

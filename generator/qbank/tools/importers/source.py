@@ -9,6 +9,7 @@ raises ``SourceError`` naming the file, the position and what was expected.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import unicodedata
@@ -65,7 +66,8 @@ class ImportedQuestion:
     field: str
     topic: str
     data: dict[str, Any]  # keys in question-file order: id, difficulty, prompt, …
-    images: dict[str, Path] = field(default_factory=dict)  # copied beside it: name -> file
+    # copied beside it: its name there -> the source's file (``field`` is taken above)
+    images: dict[str, Path] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
