@@ -646,6 +646,11 @@ def main(argv: list[str] | None = None) -> int:
         help="instead of topic pages: the seniority page of a field of --sizes questions in"
         " 10 topics, all at this level (qbank only: plain Material has no such page)",
     )
+    parser.add_argument(
+        "--page",
+        help="with --level: another page of that site to load instead (e.g. a topic page"
+        " of the same questions, en/field-01/topic-01/index.html, for a ratio in one run)",
+    )
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -653,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     quiz = not args.skip_quiz and not args.weight_only and quiz_installed() and not args.level
     kinds = ["qbank"] if args.level else ["qbank", "plain"] + (["quiz"] if quiz else [])
-    shown = level_page(args.level) if args.level else PAGE
+    shown = (args.page or level_page(args.level)) if args.level else PAGE
     if args.level:
         sites = {
             size: {"qbank": build_level_site(work, size, args.level, args.page_size)}
