@@ -30,6 +30,7 @@ SLOW_MODULES = {
     "test_search_serve",
     "test_sample_site",
     "test_lookalike",
+    "test_seniority_parts",
     "test_progress",
     "test_build_script",
     "test_workflows",
