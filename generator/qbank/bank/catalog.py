@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from qbank.bank.model import Catalog, FieldOfWork
-from qbank.bank.problems import ContentError, Problem, Severity, display_path, errors_in
+from qbank.bank.problems import ContentError, Problem, Severity, display_path, has_errors
 from qbank.bank.yamlfile import Document, Path_, read_document, validate_model
 
 CATALOG_FILE = "catalog.yaml"
@@ -111,7 +111,7 @@ def check_catalog(doc: Document) -> Catalog | None:
             doc.problem(("locales",), "a locale is listed twice", "each locale once")
         )
     doc.problems += _unnamed_locales(doc, catalog)
-    return None if errors_in(doc.problems) else catalog
+    return None if has_errors(doc.problems) else catalog
 
 
 def _unnamed_locales(doc: Document, catalog: Catalog) -> list[Problem]:
