@@ -58,13 +58,10 @@ def another_thread() -> Iterator[threading.Thread]:
 def test_nested_holds_release_only_when_the_outer_one_ends() -> None:
     """A rebuild holds background work, and within it the first build's index work holds
     it again: ending the inner hold must leave the outer one in force."""
-    background.pause()
-    background.pause()
-    background.resume()
-    try:
-        assert background.paused(), "the inner resume released the outer hold"
-    finally:
-        background.resume()
+    with background.hold():
+        with background.hold():
+            pass
+        assert background.paused(), "the inner release ended the outer hold"
     assert not background.paused()
 
 
@@ -97,6 +94,7 @@ def test_no_locale_process_is_forked_while_other_threads_run(
     builds.start(config, bank, lambda locale, folder: None, None)
     try:
         assert all(count == 1 for count in forks), f"forked beside {forks} threads"
+        assert not builds.running  # every locale is built in this process (``collect``)
     finally:
         builds.stop()
 
@@ -168,3 +166,8 @@ def test_a_body_cache_is_written_only_by_the_thread_that_renders(tmp_path: Path)
     writer.join(60)
     assert cache.bodies == bodies, "the background writer wrote into the body cache"
     assert cache.topics == topics, "the background writer wrote into the match counts"
+    handed = dict(cache.handed_bodies)
+    assert handed, "the background writer handed nothing over"
+    render_site(bank, options, cache)  # the thread that renders takes them in
+    assert handed.items() <= cache.bodies.items()
+    assert not cache.handed_bodies

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 from sitebuild import write_serve_config, write_small_bank
-from test_serve import fetch, free_port, wait_for
+from test_serve import free_port, wait_for
 
 from qbank.site.templates import TEMPLATES
 
@@ -58,7 +58,8 @@ def test_a_broken_mkdocs_yml_leaves_background_work_free(tmp_path: Path) -> None
     content = write_small_bank(tmp_path / "content")
     write_serve_config(tmp_path)
     config = tmp_path / "mkdocs.yml"
-    with serving(tmp_path) as (port, server):
+    (tmp_path / "tmp").mkdir()
+    with serving(tmp_path, TMPDIR=str(tmp_path / "tmp")) as (port, server):
         wait_for(port, PAGE, "qb-q", server)
         edit_prompt(content / QUESTION, "Zebracorn")
         wait_for(port, PAGE, "Zebracorn", server)
@@ -69,9 +70,13 @@ def test_a_broken_mkdocs_yml_leaves_background_work_free(tmp_path: Path) -> None
         config.write_text(good + "nav: [\n", "utf-8")
         other = content / "backend/indexing/composite-order.yaml"
         other.write_bytes(other.read_bytes())
+        # (read from the served folder: the server answers no request while its last
+        # build failed)
+        (served,) = (tmp_path / "tmp").glob("mkdocs_*")
+        bank_json = served / "en" / "api" / "bank.json"
         deadline = time.monotonic() + 120  # generous: the write comes seconds after
         while time.monotonic() < deadline:
-            if "Zebracorn" in (fetch(port, "/en/api/bank.json") or ""):
+            if "Zebracorn" in bank_json.read_text("utf-8"):
                 return
             assert server.poll() is None, "mkdocs serve exited"
             time.sleep(0.2)
