@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 from sitebuild import write_serve_config, write_small_bank
-from test_serve import free_port, wait_for
+from support.serving import free_port, wait_for
 
 from qbank.site.templates import TEMPLATES
 

@@ -69,7 +69,9 @@ def write_deferred(
             if not isinstance(chunks, tuple):
                 chunks = dict(produce(fields=(), api=True))[path]
         found = hashlib.blake2b(digest_size=16) if written is not None else None
-        if not replace_file(site_dir / path, _hashing(pace(chunks), found), swap):
+        target = site_dir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not replace_file(target, _hashing(pace(chunks), found), swap):
             return
         if written is not None and found is not None:
             written[path] = found.digest()

@@ -61,8 +61,8 @@ def replace_file(
     """Write ``data`` (bytes, or chunks of them) to ``target`` in one step for its readers:
     into a temporary file beside it (named for this thread: two writers never share one),
     then ``put(temporary, target)``, a rename, which may refuse (False: the temporary file
-    is removed, ``target`` stays as it was). Whether ``target`` was replaced."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    is removed, ``target`` stays as it was). Whether ``target`` was replaced. The folder must
+    be there (a missing one is an ``OSError``: the live index then rebuilds a damaged one)."""
     temporary = target.with_name(f".{target.name}.{threading.get_ident()}.part")
     try:
         with temporary.open("wb") as stream:

@@ -381,6 +381,7 @@ def sync(
                 continue
         except OSError:
             pass
+        target.parent.mkdir(parents=True, exist_ok=True)
         replace_file(target, data)
         report.written.append(relative)
     for folder in (DOCS, OVERRIDES):
