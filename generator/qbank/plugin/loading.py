@@ -46,7 +46,10 @@ def load_compact(content_root: Path) -> Bank:
     with os.fdopen(read, "rb") as incoming:
         data = incoming.read()
     _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0 or not data:
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # (no traceback: the system ended it, e.g. out of memory)
+        raise PluginError(f"qbank: the process loading the bank was killed by signal {-code}")
+    if code != 0 or not data:
         raise PluginError("qbank: loading the bank failed in its process (its traceback is above)")
     kind, value = pickle.loads(data)
     del data
