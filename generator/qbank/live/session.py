@@ -25,11 +25,20 @@ from typing import Any
 
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Bank, Entry
+from qbank.bank.model import TEXT_FIELDS, Catalog
 from qbank.bank.progress import Report, no_progress
+from qbank.bank.staleness import is_stale
 from qbank.live import background
 from qbank.live.reload import BankCache
 from qbank.search import SearchDoc, question_doc
-from qbank.site.render import BodyCache, RenderedSite, RenderOptions, render_site, update_site
+from qbank.site.render import (
+    BodyCache,
+    RenderedSite,
+    RenderOptions,
+    gone_entries,
+    render_site,
+    update_site,
+)
 from qbank.site.strings import forget_strings
 from qbank.site.templates import TEMPLATES, folder_stamp
 
@@ -43,6 +52,8 @@ class Rendered:
 
     site: RenderedSite
     fields: frozenset[str] | None
+    # the locales whose data files (practice, JSON API) may have changed (None: all)
+    locales: frozenset[str] | None = None
 
 
 class SearchDocs:
@@ -112,13 +123,14 @@ class SiteSession:
     def render(self, bank: Bank, options: RenderOptions) -> Rendered:
         """``bank``'s pages with ``options``: from the last published render, only the pages
         that show changed questions rendered again, else all of them."""
+        before = self.bank
         update = None
-        if self.bank is not None and self.site is not None and self.options == options:
-            update = update_site(self.bank, self.site, bank, options, self.bodies)
-        if update is None:
+        if before is not None and self.site is not None and self.options == options:
+            update = update_site(before, self.site, bank, options, self.bodies)
+        if update is None or before is None:
             self.docs = SearchDocs()  # (a new catalog renames the topics the documents show)
             return Rendered(render_site(bank, options, self.bodies), None)
-        return Rendered(update.site, update.fields)
+        return Rendered(update.site, update.fields, locales_changed(before, bank))
 
     def published(self, bank: Bank, site: RenderedSite, options: RenderOptions) -> None:
         """The render the next rebuild starts from (it was written)."""
@@ -127,3 +139,34 @@ class SiteSession:
     def search_docs(self, bank: Bank, topic_url: TopicUrl) -> dict[str, list[SearchDoc]]:
         """Each locale's search documents for ``bank``, kept ones where they hold."""
         return {locale: self.docs.of(bank, locale, topic_url) for locale in bank.catalog.locales}
+
+
+def locales_changed(before: Bank, after: Bank) -> frozenset[str]:
+    """The locales whose data files changed questions may change: those a question was
+    added to or removed from, and those in which an edited question reads otherwise
+    (``_as_seen_in``: an edit of the English prompt leaves the Chinese files as they were)."""
+    old = {entry.file: entry for entry in gone_entries(before, after)}
+    new = {entry.file: entry for entry in gone_entries(after, before)}
+    locales: set[str] = set()
+    for path in old.keys() | new.keys():
+        a, b = old.get(path), new.get(path)
+        if a is None or b is None or a.locales != b.locales:
+            locales.update(*(entry.locales for entry in (a, b) if entry is not None))
+            continue
+        changed = (loc for loc in b.locales if loc not in locales)
+        catalog = after.catalog
+        locales.update(
+            loc for loc in changed if _as_seen_in(a, loc, catalog) != _as_seen_in(b, loc, catalog)
+        )
+    return frozenset(locales)
+
+
+def _as_seen_in(entry: Entry, locale: str, catalog: Catalog) -> tuple[Any, ...]:
+    """What a question's files in ``locale`` are made from: its texts in that locale,
+    everything that is no text, and whether that text is out of date."""
+    q = entry.question
+    texts = {name: (getattr(q, name) or {}).get(locale) for name in TEXT_FIELDS}
+    options = {key: text.get(locale) for key, text in (q.options or {}).items()}
+    rest = q.model_dump(exclude={*TEXT_FIELDS, "options"})
+    where = (entry.file, entry.field, entry.specialization, entry.topic, entry.slug)
+    return (*where, entry.seniorities, texts, options, rest, is_stale(entry, locale, catalog))

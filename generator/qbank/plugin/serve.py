@@ -193,6 +193,7 @@ class Rebuild:
     changed: set[str] = field(default_factory=set)
     skipped: set[str] = field(default_factory=set)
     fields: frozenset[str] | None = None
+    locales: frozenset[str] | None = None  # whose data files may have changed (None: all)
     data: dict[str, bytes] = field(default_factory=dict)
     api_writer: threading.Thread | None = None  # the background write it starts when published
 
@@ -263,7 +264,7 @@ class ServeSession:
         if self.shared is None:
             return None
         log.error("qbank: %s; the last good pages stay served until it is fixed", error)
-        self.current.fields = frozenset()  # (no data file changed either)
+        self.current.fields = self.current.locales = frozenset()  # (no data file changed)
         return self.shared
 
     def render(self, bank: Bank, options: RenderOptions) -> RenderedSite:
@@ -271,7 +272,7 @@ class ServeSession:
         rendered again (``SiteSession.render``), else all of them."""
         started = time.monotonic()
         rendered = self.site.render(bank, serve_options(options))
-        self.current.fields = rendered.fields
+        self.current.fields, self.current.locales = rendered.fields, rendered.locales
         if rendered.fields is None:
             phase(started, "pages of every locale rendered")
         else:
@@ -360,8 +361,9 @@ class ServeSession:
             generation = self.api_generation
             if fields is None:
                 self.data_digests = {}
+        changed = shared.bank.catalog.locales if fields is None else rebuild.locales
         for locale in shared.bank.catalog.locales:
-            if locale in written_by_locales:
+            if locale in written_by_locales or (changed is not None and locale not in changed):
                 continue
             write_deferred(
                 site,
@@ -374,7 +376,8 @@ class ServeSession:
             )
         if fields is None or self.served is None:
             return
-        served, locales = self.served, shared.bank.catalog.locales
+        served = self.served
+        locales = [loc for loc in shared.bank.catalog.locales if changed is None or loc in changed]
 
         def swap(temporary: Path, target: Path) -> bool:
             with self.api_lock:  # a newer build's files are never replaced by older ones

@@ -37,11 +37,9 @@ from typing import Any
 
 import yaml
 
-from qbank.bank.loaded import Bank, Entry
-from qbank.bank.model import TEXT_FIELDS, Catalog
+from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem, display_path
 from qbank.bank.progress import Report, no_progress
-from qbank.bank.staleness import is_stale
 from qbank.live.index import LiveIndex
 from qbank.live.session import SiteSession
 from qbank.search import (
@@ -56,7 +54,6 @@ from qbank.site.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.site.render import (
     RenderedSite,
     RenderOptions,
-    gone_entries,
     render_site,
     without_placeholders,
 )
@@ -446,15 +443,12 @@ class TreeBuilder:
                     bank, _by_locale(bank, options, progress), user, own_docs=own, release=True
                 ),
             )
-        before = session.bank
         rendered = session.render(bank, options)
         site, fields = rendered.site, rendered.fields
-        locales = None
-        if fields is not None and before is not None:  # an edit: the data files (JSON API,
-            # practice) of the locales of the changed questions, of their practice files
-            # those of the fields touched; the others stay; so do the pages of the fields
-            # no edit touched.
-            locales = _locales_changed(before, bank)
+        # After an edit: the data files (JSON API, practice) of the locales the session
+        # names, of their practice files those of the fields touched; the others stay; so
+        # do the pages of the fields no edit touched.
+        locales = rendered.locales
 
         def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
@@ -486,37 +480,6 @@ class TreeBuilder:
             self.index.first(docs)
         else:
             self.index.rebuilt(docs)
-
-
-def _locales_changed(before: Bank, after: Bank) -> set[str]:
-    """The locales whose data files changed questions may change: those a question was
-    added to or removed from, and those in which an edited question reads otherwise
-    (``_as_seen_in``: an edit of the English prompt leaves the Chinese files as they were)."""
-    old = {entry.file: entry for entry in gone_entries(before, after)}
-    new = {entry.file: entry for entry in gone_entries(after, before)}
-    locales: set[str] = set()
-    for path in old.keys() | new.keys():
-        a, b = old.get(path), new.get(path)
-        if a is None or b is None or a.locales != b.locales:
-            locales.update(*(entry.locales for entry in (a, b) if entry is not None))
-            continue
-        changed = (loc for loc in b.locales if loc not in locales)
-        catalog = after.catalog
-        locales.update(
-            loc for loc in changed if _as_seen_in(a, loc, catalog) != _as_seen_in(b, loc, catalog)
-        )
-    return locales
-
-
-def _as_seen_in(entry: Entry, locale: str, catalog: Catalog) -> tuple[Any, ...]:
-    """What a question's files in ``locale`` are made from: its texts in that locale,
-    everything that is no text, and whether that text is out of date."""
-    q = entry.question
-    texts = {name: (getattr(q, name) or {}).get(locale) for name in TEXT_FIELDS}
-    options = {key: text.get(locale) for key, text in (q.options or {}).items()}
-    rest = q.model_dump(exclude={*TEXT_FIELDS, "options"})
-    where = (entry.file, entry.field, entry.specialization, entry.topic, entry.slug)
-    return (*where, entry.seniorities, texts, options, rest, is_stale(entry, locale, catalog))
 
 
 def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
