@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -158,3 +159,43 @@ def search_settings(bank: Bank) -> dict[str, Any]:
             },
         }
     return {"locales": list(catalog.locales), "default": catalog.default_locale, "text": text}
+
+
+@dataclass(frozen=True)
+class SiteSettings:
+    """What either adapter sets in the publisher's config for a build of ``locale``'s pages
+    (``site_settings``): the plugin for each locale's build, the tree for its one build."""
+
+    extra: dict[str, Any]  # config ``extra``: qbank's locale, strings, preloads, search, switcher
+    palette: list[dict[str, Any]]  # the theme's palette when the user's config names none
+    features: list[str]  # the theme's features when the user's config names none
+    extensions: tuple[str, ...]  # Markdown extensions every page needs (toc with permalinks)
+    stylesheets: tuple[str, ...]  # qbank's assets the theme loads on every page
+    scripts: tuple[str, ...]
+
+
+def site_settings(bank: Bank, locale: str, theme_dirs: Iterable[str]) -> SiteSettings:
+    """The settings of a build of ``bank``'s ``locale`` pages with a theme in ``theme_dirs``
+    (none: the publisher's own theme bundle, not read)."""
+    extra = {
+        "qbank_locale": locale,
+        "qbank_strings": strings_for(locale)["widget"],  # (partials/header.html)
+        "qbank_preload": preloads(theme_dirs),  # (partials/javascripts/base.html)
+        # qbank's own index (qbank.search, written after the build) replaces the theme's.
+        "qbank_search": search_settings(bank),
+        # Material fetches <link>/sitemap.xml per alternate (qbank writes them) and sends
+        # any click on a link under "<link>/" to that locale's home: naming the locale's
+        # index.html (no link lies under it) keeps the switcher on the same page.
+        "alternate": [
+            {"name": strings_for(loc)["language_name"], "link": f"{loc}/index.html", "lang": loc}
+            for loc in bank.catalog.locales
+        ],
+    }
+    return SiteSettings(
+        extra=extra,
+        palette=DEFAULT_PALETTE,
+        features=default_features(bank),
+        extensions=REQUIRED_EXTENSIONS,
+        stylesheets=tuple(a for a in ASSETS if a.endswith(".css")),
+        scripts=tuple(a for a in ASSETS if a.endswith(".js")),
+    )
