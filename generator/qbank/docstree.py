@@ -66,6 +66,7 @@ from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
+    ENTRY,
     DEFAULT_PALETTE,
     LAZY_ASSETS,
     REQUIRED_EXTENSIONS,
@@ -234,13 +235,16 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
         plugins = [{k: v} if v else k for k, v in plugins.items()]
     config["plugins"] = [p for p in plugins if _name(p) not in _DROPPED_PLUGINS]
     config["markdown_extensions"] = _with_required_extensions(user.get("markdown_extensions"))
-    for key, suffix in (("extra_css", ".css"), ("extra_javascript", ".js")):
-        kept = [item for item in user.get(key) or [] if str(item) not in ASSETS]
-        config[key] = kept + [asset for asset in ASSETS if asset.endswith(suffix)]
+    kept = [item for item in user.get("extra_css") or [] if str(item) not in ASSETS]
+    config["extra_css"] = kept + [asset for asset in ASSETS if asset.endswith(".css")]
+    # The entry is a module: a plain <script> of it (a site's own listing) would not run.
+    scripts = user.get("extra_javascript") or []
+    kept = [item for item in scripts if (item.get("path") if isinstance(item, dict) else item) != ENTRY]
+    config["extra_javascript"] = [*kept, {"path": ENTRY, "type": "module"}]
     extra = dict(user.get("extra") or {})
     extra["qbank_locale"] = default
     extra["qbank_strings"] = strings_for(default)["widget"]
-    # (the publisher's theme bundle is its own: only qbank.js is fetched from the head)
+    # (the publisher's theme bundle is its own: only qbank's modules are fetched from the head)
     extra["qbank_preload"] = preloads(())
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
     extra["qbank_site_names"] = {loc: escape(site.titles[loc]) for loc in catalog.locales}

@@ -23,6 +23,7 @@ from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
+    ENTRY,
     DEFAULT_PALETTE,
     REQUIRED_EXTENSIONS,
     branch_of,
@@ -145,6 +146,10 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
             config.markdown_extensions.append(extension)
     config.mdx_configs.setdefault("toc", {}).setdefault("permalink", True)
     for asset in ASSETS:
-        target = config.extra_css if asset.endswith(".css") else config.extra_javascript
-        if asset not in [str(item) for item in target]:
-            target.append(asset)
+        if asset.endswith(".css") and asset not in [str(item) for item in config.extra_css]:
+            config.extra_css.append(asset)
+    # The entry is a module: a plain <script> of it (a site's own listing) would not run.
+    config.extra_javascript[:] = [s for s in config.extra_javascript if str(s) != ENTRY]
+    entry = c.ExtraScriptValue(ENTRY)
+    entry.type = "module"
+    config.extra_javascript.append(entry)
