@@ -129,12 +129,12 @@ function historyView(box) {
   const wrap = h("div", { class: "qb-history" });
   let list = load(HISTORY);
   if (!Array.isArray(list)) list = [];
-  const mine = list.filter(h => h.field === box.getAttribute("data-field"));
+  const mine = list.filter((entry) => entry.field === box.getAttribute("data-field"));
   if (!mine.length) return wrap;
   wrap.appendChild(h("h2", null, t("history")));
   const ul = h("ul");
-  mine.slice(-10).reverse().forEach(h => {
-    ul.appendChild(h("li", null, `${new Date(h.ts).toLocaleString(document.documentElement.lang || undefined)} · ${h.levelName} · ${t("score")} ${h.score} / ${h.total} · ${t("time")} ${clock(h.seconds)}`));
+  mine.slice(-10).reverse().forEach((entry) => {
+    ul.appendChild(h("li", null, `${new Date(entry.ts).toLocaleString(document.documentElement.lang || undefined)} · ${entry.levelName} · ${t("score")} ${entry.score} / ${entry.total} · ${t("time")} ${clock(entry.seconds)}`));
   });
   wrap.appendChild(ul);
   return wrap;

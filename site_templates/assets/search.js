@@ -37,9 +37,9 @@ function localeOf(settings) {
 }
 
 function bucket(term, buckets) {
-  let h = 0;
-  for (const char of term) h = (Math.imul(h, 31) + char.codePointAt(0)) >>> 0;
-  return h % buckets;
+  let hash = 0;
+  for (const char of term) hash = (Math.imul(hash, 31) + char.codePointAt(0)) >>> 0;
+  return hash % buckets;
 }
 
 function hexName(key) {

@@ -414,8 +414,8 @@ function select(name, label, choices) {
 }
 
 function headingOf(q) {
-  const h = document.getElementById(`h-${q.getAttribute("data-qid")}`);
-  if (h) return h;
+  const heading = document.getElementById(`h-${q.getAttribute("data-qid")}`);
+  if (heading) return heading;
   const prev = q.previousElementSibling;
   return prev && /^H[1-6]$/.test(prev.tagName) ? prev : null;
 }
@@ -435,8 +435,8 @@ function applyFilters() {
       (!diff || q.getAttribute("data-difficulty") === diff) &&
       !(hide && p[q.getAttribute("data-qid")] && !fresh[q.getAttribute("data-qid")]);
     q.hidden = !ok;
-    const h = headingOf(q);
-    if (h) h.hidden = !ok;
+    const heading = headingOf(q);
+    if (heading) heading.hidden = !ok;
     if (ok) shown++;
   });
   hideEmptyGroups(qs);
@@ -448,7 +448,7 @@ function hideEmptyGroups(qs) {
   if (!qs.length) return;
   const parent = qs[0].parentNode;
   const own = {};
-  qs.forEach(q => { const h = headingOf(q); if (h) own[idFor(h)] = true; });
+  qs.forEach(q => { const heading = headingOf(q); if (heading) own[idFor(heading)] = true; });
   const kids = Array.prototype.slice.call(parent.children);
   kids.forEach((node, i) => {
     if (!/^H[2-6]$/.test(node.tagName) || own[node.id]) return;
@@ -554,14 +554,19 @@ document.addEventListener("change", e => {
  * marks the question; the language switcher keeps the anchor. */
 function target() {
   document.querySelectorAll(".qb-target").forEach(n => { n.classList.remove("qb-target"); });
-  const id = decodeURIComponent(location.hash.slice(1));
+  let id = "";
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch (error) {
+    return; // not an anchor of ours (a malformed fragment, such as a cut import link)
+  }
   if (!/^[qh]-/.test(id)) return;
   const q = document.getElementById(`q-${id.slice(2)}`);
   if (!q) findOnOtherPart(id.slice(2));
   if (!q || !q.classList.contains("qb-q")) return;
   q.classList.add("qb-target");
-  const h = headingOf(q);
-  land(h && !h.hidden ? h : q);
+  const heading = headingOf(q);
+  land(heading && !heading.hidden ? heading : q);
 }
 /* Questions away from the viewport are not laid out (qbank.css: content-visibility) and
  * count at an estimated height: those the scroll brings near take their real height in the

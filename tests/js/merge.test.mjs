@@ -62,3 +62,9 @@ test("merging: the newer record wins, new ones are added, lists are joined once"
 test("a kind stored here in another shape is refused, not merged", () => {
   assert.throws(() => plan({ practice: {} }, { practice: [] }), (e) => e.key === "progress_err_kind");
 });
+
+test("a kind qbank knows, in a file as a list instead of a map, has another form", () => {
+  assert.deepEqual(refusal(file({ saved: [1, 2] })), ["progress_err_kind", { where: "saved" }]);
+  assert.deepEqual(refusal(file({ practice: {} })), ["progress_err_kind", { where: "practice" }]);
+  assert.deepEqual(refusal(file({ saved: 5 })), ["progress_err_entry", { where: "saved" }]);
+});

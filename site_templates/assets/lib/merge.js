@@ -60,6 +60,13 @@ export function damage(name, value) {
   return bad === undefined ? null : where(bad);
 }
 
+/* Whether a kind qbank knows comes as a container of another form (a list for a map). */
+function anotherForm(name, value) {
+  const own = check(PREFIX + name, value);
+  return Boolean(own) && own.bad === "" && typeof value === "object" && value !== null &&
+    Array.isArray(value) !== Array.isArray(own.value);
+}
+
 /* The download of the widget's storage notice: what could be read of each key, as
  * `readable` {key: value or null}; schema 1. */
 function rescued(file) {
@@ -94,6 +101,7 @@ export function read(text) {
   }
   for (const name of Object.keys(file.data)) {
     if (!NAME.test(name) || name === META) throw new Refusal("progress_err_entry", { where: name });
+    if (anotherForm(name, file.data[name])) throw new Refusal("progress_err_kind", { where: name });
     const where = damage(name, file.data[name]);
     if (where) throw new Refusal("progress_err_entry", { where });
   }
