@@ -81,7 +81,9 @@ def javascript_side(cases: list[tuple[str, str]], tmp: Path) -> list[dict[str, A
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI"):
-            pytest.fail("node is not installed: the tokenizer parity test runs lib/tokenize.js in it")
+            pytest.fail(
+                "node is not installed: the tokenizer parity test runs lib/tokenize.js in it"
+            )
         pytest.skip("node is not installed")
     script = tmp / "parity.mjs"
     script.write_text(NODE_SCRIPT, "utf-8")

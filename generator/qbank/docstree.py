@@ -66,8 +66,8 @@ from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
-    ENTRY,
     DEFAULT_PALETTE,
+    ENTRY,
     LAZY_ASSETS,
     REQUIRED_EXTENSIONS,
     branch_of,
@@ -239,7 +239,9 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     config["extra_css"] = kept + [asset for asset in ASSETS if asset.endswith(".css")]
     # The entry is a module: a plain <script> of it (a site's own listing) would not run.
     scripts = user.get("extra_javascript") or []
-    kept = [item for item in scripts if (item.get("path") if isinstance(item, dict) else item) != ENTRY]
+    kept = [
+        item for item in scripts if (item.get("path") if isinstance(item, dict) else item) != ENTRY
+    ]
     config["extra_javascript"] = [*kept, {"path": ENTRY, "type": "module"}]
     extra = dict(user.get("extra") or {})
     extra["qbank_locale"] = default

@@ -63,8 +63,8 @@ _BUNDLE = re.compile(r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js")
 # A module's static imports and its ``import()`` of a literal path ("./lib/dom.js"): the
 # widget's modules name each other only so (no bare names: there is no bundler).
 _IMPORT = re.compile(
-    r"""(?:^|[;\n])\s*(?:import|export)\s[^'";]*?\bfrom\s*(['"])([^'"]+)\1"""
-    r"""|(?:^|[;\n])\s*import\s*(['"])([^'"]+)\3"""
+    r"""(?:^|[;\n}])\s*(?:import|export)\b[^'";()]*?\bfrom\s*(['"])([^'"]+)\1"""
+    r"""|(?:^|[;\n}])\s*import\s*(['"])([^'"]+)\3"""
     r"""|\bimport\(\s*(['"])([^'"]+)\5\s*\)"""
 )
 

@@ -23,8 +23,8 @@ from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
 from qbank.theme import (
     ASSETS,
-    ENTRY,
     DEFAULT_PALETTE,
+    ENTRY,
     REQUIRED_EXTENSIONS,
     branch_of,
     default_features,
