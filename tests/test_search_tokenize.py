@@ -48,7 +48,9 @@ import fs from "node:fs";
 const t = await import(process.argv[2]);
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const stemmers = {};
-for (const [locale, spec] of Object.entries(input.specs)) stemmers[locale] = await t.stemmerFor(spec);
+for (const [locale, spec] of Object.entries(input.specs)) {
+  stemmers[locale] = await t.stemmerFor(spec);
+}
 const out = input.cases.map(([locale, text]) => ({
   fold: t.fold(text, locale),
   words: t.words(text, locale),
