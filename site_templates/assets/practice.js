@@ -9,7 +9,7 @@ import { HISTORY } from "./lib/shapes.js";
 import { json, root } from "./lib/site.js";
 import { load, save } from "./lib/storage.js";
 import { t } from "./lib/text.js";
-import { isMiss, progress, record } from "./widget.js";
+import { isMiss, progress, ratingGroup, record } from "./widget.js";
 
 let review = null; // review.js, once a review page has imported it
 function reviewPart() {
@@ -221,15 +221,7 @@ function showItem(session) {
     else model.appendChild(h("p", null, t("noModel")));
     card.appendChild(model);
     actions.appendChild(h("button", { type: "button", class: "qb-show-model" }, t("showModel")));
-    const rateBox = h("div", { class: "qb-rate", role: "group", hidden: "" });
-    const label = h("span", { class: "qb-rate-label" }, t("rate"));
-    rateBox.setAttribute("aria-labelledby", idFor(label));
-    rateBox.appendChild(label);
-    ["know", "partly", "no"].forEach(s => {
-      rateBox.appendChild(h("button", { type: "button", class: "qb-rate-btn", "data-rate": s,
-        "aria-pressed": "false" }, t(s)));
-    });
-    card.appendChild(rateBox);
+    card.appendChild(ratingGroup({ hidden: "" }));
   }
   stage.appendChild(card);
   const last = session.i === session.items.length - 1;
