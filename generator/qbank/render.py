@@ -348,6 +348,7 @@ class _Renderer:
                 "explanation": markup(q.explanation),
                 "assesses": markup(q.assesses),
                 "model_answer": markup(q.model_answer),
+                "hint": markup(q.hint),
             },
             [(k, markup(v)) for k, v in (q.options or {}).items()],
             self.links(entry, locale),
@@ -832,8 +833,8 @@ def question_body(
 ) -> str:
     """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
 
-    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses and model
-    answer, ``options`` that of each option; every other value is escaped here. Written as
+    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses, model
+    answer and hint (the last optional), ``options`` that of each option; every other value is escaped here. Written as
     plain string building: it runs once per question and locale (90,000 times for a bank of
     30,000 questions in three languages), where a template costs several times more.
     """
@@ -857,6 +858,11 @@ def question_body(
         )
     if html_of["prompt"]:  # empty when the heading holds the whole prompt
         out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
+    if html_of.get("hint"):
+        out.append(
+            f'<details class="qb-hint"><summary>{e(t["hint"])}</summary>\n'
+            f'<div class="qb-hint-text">\n{html_of["hint"]}\n</div>\n</details>\n'
+        )
     if q.is_choice:
         out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
         out += [
@@ -909,10 +915,10 @@ def question_body(
 
 def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
     """Every localized text of a question: the prompt first, then explanation, assesses,
-    model answer and the options."""
+    model answer, hint and the options."""
     q = entry.question
     yield q.prompt
-    for texts in (q.explanation, q.assesses, q.model_answer):
+    for texts in (q.explanation, q.assesses, q.model_answer, q.hint):
         if texts:
             yield texts
     yield from (q.options or {}).values()

@@ -37,11 +37,12 @@ export function day(ms) {
 }
 
 /** The FSRS rating (1 Again .. 4 Easy) of one answer: {g} a flashcard's rating, {s} an open
- * question's self-assessment, {r: 1|0} a choice (h: after a hint); else undefined. */
+ * question's self-assessment, {r: 1|0} a choice (h: after a hint, which makes a known one
+ * Hard); else undefined. */
 export function rating(result) {
   if (!plain(result)) return undefined;
   if (Number.isInteger(result.g) && result.g >= 1 && result.g <= 4) return result.g;
-  if (result.s !== undefined) return RATED[result.s];
+  if (result.s !== undefined) return result.h && result.s === "know" ? Rating.Hard : RATED[result.s];
   if (result.r === 0) return Rating.Again;
   if (result.r === 1) return result.h ? Rating.Hard : Rating.Good;
   return undefined;
