@@ -59,7 +59,8 @@ MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
 REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
 PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, PROGRESS_PAGE)  # field keys reserved
+FLASHCARDS_PAGE = "flashcards"  # <locale>/flashcards/: cards rated into the review queue
+LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, FLASHCARDS_PAGE, PROGRESS_PAGE)  # field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -715,6 +716,12 @@ class _Renderer:
             field_name=field_name,
             locale=locale,
             seniorities=levels,
+            topics=[
+                (topic["key"], topic["name"])
+                for spec_ in specs
+                for topic in spec_["topics"]
+                if topic["count"]
+            ],
             t=t,
         )
         return nav

@@ -10,6 +10,9 @@ export const HISTORY = `${PREFIX}practice`;
 export const REVIEW = `${PREFIX}review`;
 export const SAVED = `${PREFIX}saved`;
 export const META = `${PREFIX}meta`;
+/* The session clock's settings ({limit: minutes, hidden: bool}): this browser's, not study
+ * state (the colon keeps it out of the export file). */
+export const TIMER = `${PREFIX}prefs:timer`;
 
 /* The schema the stored state is at: META {"schema": n}, none = 1. MIGRATIONS[n] turns a state
  * {name: value} of schema n into one of n + 1: 1 → 2 the review queue's Leitner boxes to
@@ -40,6 +43,7 @@ const SHAPES = {
   [REVIEW]: { empty: () => ({}), records: plain },
   [SAVED]: { empty: () => ({ v: 1, items: {} }), items: plain },
   [HISTORY]: { empty: () => [], list: historyEntry },
+  [TIMER]: { empty: () => ({}), records: (v) => typeof v === "number" || typeof v === "boolean" },
 };
 
 /** What `key` holds when nothing is stored (a fresh value), or undefined for a key qbank does
