@@ -9,6 +9,7 @@ the start of its local day, which makes both count the same days."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -60,7 +61,8 @@ def py_fsrs(history: list[tuple[int, int]]) -> list[tuple[float, float, int]]:
     out = []
     for ms, rating in history:
         card, _ = scheduler.review_card(card, Rating(rating), EPOCH + timedelta(days=local_day(ms)))
-        assert card.stability is not None and card.difficulty is not None
+        assert card.stability is not None
+        assert card.difficulty is not None
         out.append((card.stability, card.difficulty, (card.due - EPOCH).days))
     return out
 
@@ -86,13 +88,19 @@ def test_the_widget_scheduler_agrees_with_py_fsrs() -> None:
     reviews = same_day = lapses = 0
     for history, ours in zip(cases, widget, strict=True):
         theirs = py_fsrs(history)
-        for step, ((stability, difficulty, due), (s, d, day)) in enumerate(zip(ours, theirs, strict=True)):
+        for step, ((stability, difficulty, due), (s, d, day)) in enumerate(
+            zip(ours, theirs, strict=True)
+        ):
             where = f"history {history}, review {step + 1}"
             assert due == day, where
             assert stability == pytest.approx(s, rel=1e-6), where
             assert difficulty == pytest.approx(d, rel=1e-6), where
         reviews += len(history)
-        same_day += sum(local_day(a) == local_day(b) for (a, _), (b, _) in zip(history, history[1:]))
+        same_day += sum(
+            local_day(a) == local_day(b) for (a, _), (b, _) in itertools.pairwise(history)
+        )
         lapses += sum(rating == 1 for _, rating in history[1:])
     # the histories hold what the test claims to cover
-    assert reviews > 15_000 and same_day > 1_000 and lapses > 2_000
+    assert reviews > 15_000
+    assert same_day > 1_000
+    assert lapses > 2_000

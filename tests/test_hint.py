@@ -61,7 +61,8 @@ def test_exports_and_practice_data_carry_the_hint(tmp_path: Path) -> None:
     assert "hint" not in exported[qid(3002)]
     moodle = etree.fromstring(moodle_xml(bank, "zh"))
     hints = moodle.xpath(f"//question[idnumber='{qid(3001)}']/hint/text")
-    assert hints and "逐个执行" in hints[0].text
+    assert hints
+    assert "逐个执行" in hints[0].text
     files = practice_files(bank, lambda text, entry: f"<p>{text}</p>")
     items = {q["id"]: q for q in json.loads(files["en/api/practice/backend/mid.json"])["questions"]}
     assert "one by one" in items[qid(3001)]["hint"]

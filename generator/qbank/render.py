@@ -60,7 +60,13 @@ SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
 REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
 PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
 FLASHCARDS_PAGE = "flashcards"  # <locale>/flashcards/: cards rated into the review queue
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, FLASHCARDS_PAGE, PROGRESS_PAGE)  # field keys reserved
+LOCALE_PAGES = (
+    MATCH_PAGE,
+    SAVED_PAGE,
+    REVIEW_PAGE,
+    FLASHCARDS_PAGE,
+    PROGRESS_PAGE,
+)  # field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -663,6 +669,7 @@ class _Renderer:
         levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
         nav: list[Any] = [f"{base}/index.md"]
         specs = []
+        practice_topics: list[tuple[str, str]] = []  # the practice page's topic choices
         for spec_key, spec in field_.specializations.items():
             topics = []
             spec_page = f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
@@ -682,6 +689,8 @@ class _Renderer:
                     }
                 )
                 spec_nav.append({topic_name: f"{base}/{topic_key}/index.md"})
+                if here:
+                    practice_topics.append((topic_key, topic_name))
                 if only is None or (field_key, topic_key) in only:
                     self.topic_pages(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
@@ -716,12 +725,7 @@ class _Renderer:
             field_name=field_name,
             locale=locale,
             seniorities=levels,
-            topics=[
-                (topic["key"], topic["name"])
-                for spec_ in specs
-                for topic in spec_["topics"]
-                if topic["count"]
-            ],
+            topics=practice_topics,
             t=t,
         )
         return nav
@@ -841,9 +845,10 @@ def question_body(
     """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
 
     ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses, model
-    answer and hint (the last optional), ``options`` that of each option; every other value is escaped here. Written as
-    plain string building: it runs once per question and locale (90,000 times for a bank of
-    30,000 questions in three languages), where a template costs several times more.
+    answer and hint (the last optional), ``options`` that of each option; every other value
+    is escaped here. Written as plain string building: it runs once per question and locale
+    (90,000 times for a bank of 30,000 questions in three languages), where a template
+    costs several times more.
     """
     q, e = entry.question, escape
     out = ['<div class="qb-meta">']

@@ -78,7 +78,9 @@ def clocked(page: Any) -> Any:
 
 def today(page: Any) -> int:
     """The page's local day number (lib/schedule.js's ``day``)."""
-    return int(page.evaluate("Math.floor((Date.now() - new Date().getTimezoneOffset() * 60000) / 864e5)"))
+    return int(
+        page.evaluate("Math.floor((Date.now() - new Date().getTimezoneOffset() * 60000) / 864e5)")
+    )
 
 
 def later(page: Any, days: int, path: str) -> None:
@@ -122,7 +124,8 @@ def test_answers_come_due_and_a_review_session_moves_the_schedule_on(clocked: An
         JUNIOR: (1, 0, 1, "ml-engineer/throughput"),
     }
     # FSRS-6's memory state (tests/test_fsrs_parity.py checks the numbers against py-fsrs)
-    assert reviews[JUNIOR]["S"] < reviews[SINGLE]["S"] and reviews[JUNIOR]["l"] == 1
+    assert reviews[JUNIOR]["S"] < reviews[SINGLE]["S"]
+    assert reviews[JUNIOR]["l"] == 1
     day2 = (START + 2 * DAY).timestamp() * 1000  # the clock runs on from there
     assert all(day2 <= v["ts"] < day2 + 3_600_000 for v in reviews.values())
     # reviews are recorded apart: the first attempts still make the progress figures

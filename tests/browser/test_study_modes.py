@@ -96,7 +96,9 @@ def test_an_exam_shows_nothing_before_hand_in_and_resumes_after_a_reload(sized: 
     expect(page.locator(".qb-exam-count")).to_have_text("2 of 3 answered")
     page.locator(".qb-exam-go").first.click()
     assert page.locator(".qb-practice-q").get_attribute("data-pid") == first
-    expect(page.locator(".qb-practice-q .qb-chosen, .qb-rate-btn[aria-pressed='true']")).to_have_count(1)
+    expect(
+        page.locator(".qb-practice-q .qb-chosen, .qb-rate-btn[aria-pressed='true']")
+    ).to_have_count(1)
     page.locator(".qb-practice-end").click()  # "Hand in"
     expect(page.locator(".qb-summary h2")).to_have_text(re.compile(r"Score: [\d.]+ / 3"))
     rows = page.locator(".qb-topic-scores tbody tr")
@@ -105,9 +107,11 @@ def test_an_exam_shows_nothing_before_hand_in_and_resumes_after_a_reload(sized: 
     statuses = [
         page.locator(".qb-review-item").nth(i).get_attribute("data-status") for i in range(3)
     ]
-    assert statuses[1] == "skipped" and "skipped" not in (statuses[0], statuses[2])
+    assert statuses[1] == "skipped"
+    assert "skipped" not in (statuses[0], statuses[2])
     progress = stored(page, "qbank:v1:progress")
-    assert progress and len(progress) == 2  # the two answers, as first attempts
+    assert progress
+    assert len(progress) == 2
     assert page.errors == []
 
 
@@ -259,7 +263,8 @@ def test_flashcards_turn_with_space_rate_with_keys_and_never_jump(
     page.keyboard.press("3")  # Good: into the review queue
     expect(page.locator(".qb-cards-end")).to_be_visible()
     record = stored(page, "qbank:v1:review")[qid(3001)]
-    assert (record["g"], record["n"]) == (3, 1) and record["due"] - today(page) == 2
+    assert (record["g"], record["n"]) == (3, 1)
+    assert record["due"] - today(page) == 2
     # the review queue's due cards: none today, the same card once it is due
     page.goto(f"{locale}/flashcards/?cards=due")
     expect(page.locator(".qb-cards-end")).to_be_visible()

@@ -61,7 +61,10 @@ def note_models(locale: str) -> tuple[genanki.Model, genanki.Model]:
     choice = genanki.Model(
         stable_id("qbank", "model", "choice", locale),
         f"qbank choice ({locale})",
-        fields=[{"name": n} for n in ("Id", "Prompt", "Options", "Answer", "Explanation", "Meta", "Hint")],
+        fields=[
+            {"name": n}
+            for n in ("Id", "Prompt", "Options", "Answer", "Explanation", "Meta", "Hint")
+        ],
         templates=[
             {
                 "name": "Choice",
