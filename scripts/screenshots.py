@@ -179,9 +179,9 @@ def flashcard(browser: Any, base: str, topic: str, locale: str, out: Path) -> No
     page = context.new_page()
     key = "/".join(topic.strip("/").split("/")[1:3])
     page.goto(f"{locale}/flashcards/?topic={key}")
-    page.locator(".qb-card").click()
-    page.locator(".qb-card[data-turned='1']").wait_for()
-    page.locator(".qb-cards-pos").scroll_into_view_if_needed()
+    page.locator(".qb-flashcard").click()
+    page.locator(".qb-flashcard[data-turned='1']").wait_for()
+    page.locator(".qb-flash-pos").scroll_into_view_if_needed()
     page.screenshot(path=out / "flashcard.png")
     context.close()
 

@@ -266,7 +266,7 @@ function practiceBegin(box) {
     }
     const limitInput = box.querySelector(".qb-practice-limit");
     const minutes = Math.max(0, Math.min(600, parseInt(limitInput ? limitInput.value : "0", 10) || 0));
-    update(TIMER, (settings) => ({ ...settings, limit: minutes }));
+    if ((Number(load(TIMER).limit) || 0) !== minutes) update(TIMER, (settings) => ({ ...settings, limit: minutes }));
     const modeSelect = box.querySelector(".qb-practice-mode");
     run({ box, level: key, levelName, items: drawn, i: 0, mode: modeSelect ? modeSelect.value : "interview",
       results: [], answers: [], flags: [], started: Date.now(), clock: timer.started(Date.now(), minutes),

@@ -246,28 +246,28 @@ def test_flashcards_turn_with_space_rate_with_keys_and_never_jump(
 ) -> None:
     page = messy_page
     page.goto(f"{locale}/flashcards/?topic=backend/transactions")
-    card = page.locator(".qb-card")
+    card = page.locator(".qb-flashcard")
     expect(card).to_have_attribute("data-id", qid(3001))
-    expect(page.locator(".qb-card-turn")).to_have_text(turn)
-    expect(page.locator(".qb-card__back")).to_be_hidden()
+    expect(page.locator(".qb-flashcard-turn")).to_have_text(turn)
+    expect(page.locator(".qb-flashcard__back")).to_be_hidden()
     before = card.bounding_box()
-    below = page.locator(".qb-cards-actions").bounding_box()
+    below = page.locator(".qb-flash-actions").bounding_box()
     card.focus()
     page.keyboard.press("Space")
     expect(card).to_have_attribute("data-turned", "1")
-    expect(page.locator(".qb-card__back .qb-explanation")).to_be_visible()
-    expect(page.locator(".qb-card__front")).to_be_hidden()
+    expect(page.locator(".qb-flashcard__back .qb-explanation")).to_be_visible()
+    expect(page.locator(".qb-flashcard__front")).to_be_hidden()
     assert card.bounding_box() == before  # no layout jump
-    assert page.locator(".qb-cards-actions").bounding_box() == below
-    expect(page.locator(".qb-card-grade[data-grade='3']")).to_have_text(good)
+    assert page.locator(".qb-flash-actions").bounding_box() == below
+    expect(page.locator(".qb-flashcard-grade[data-grade='3']")).to_have_text(good)
     page.keyboard.press("3")  # Good: into the review queue
-    expect(page.locator(".qb-cards-end")).to_be_visible()
+    expect(page.locator(".qb-flash-end")).to_be_visible()
     record = stored(page, "qbank:v1:review")[qid(3001)]
     assert (record["g"], record["n"]) == (3, 1)
     assert record["due"] - today(page) == 2
     # the review queue's due cards: none today, the same card once it is due
     page.goto(f"{locale}/flashcards/?cards=due")
-    expect(page.locator(".qb-cards-end")).to_be_visible()
+    expect(page.locator(".qb-flash-end")).to_be_visible()
     page.clock.set_system_time(START + timedelta(days=2))
     page.goto(f"{locale}/flashcards/?cards=due")
     expect(card).to_have_attribute("data-id", qid(3001))
@@ -280,7 +280,7 @@ def test_flashcards_swipe_on_a_phone_and_saved_cards(browser: Any, messy: str) -
         page.goto("en/backend/indexing/")
         page.locator(f"#q-{qid(3002)} .qb-star").click()
         page.goto("en/flashcards/?cards=saved")
-        card = page.locator(".qb-card")
+        card = page.locator(".qb-flashcard")
         expect(card).to_have_attribute("data-id", qid(3002))
         box = card.bounding_box()
         assert box is not None
@@ -296,7 +296,7 @@ def test_flashcards_swipe_on_a_phone_and_saved_cards(browser: Any, messy: str) -
         swipe(-120)  # the front: a swipe turns it
         expect(card).to_have_attribute("data-turned", "1")
         swipe(-120)  # left: Again
-        expect(page.locator(".qb-cards-end")).to_be_visible()
+        expect(page.locator(".qb-flash-end")).to_be_visible()
         record = stored(page, "qbank:v1:review")[qid(3002)]
         assert record["g"] == 1
     finally:
@@ -307,8 +307,8 @@ def test_flashcards_swipe_on_a_phone_and_saved_cards(browser: Any, messy: str) -
 def test_axe_flashcards(messy_page: Any, scheme: str) -> None:
     page = messy_page
     page.goto("en/flashcards/?topic=backend/transactions")
-    expect(page.locator(".qb-card")).to_be_visible()
+    expect(page.locator(".qb-flashcard")).to_be_visible()
     _scheme(page, scheme)
     assert _serious(page) == []
-    page.locator(".qb-card-turn").click()
+    page.locator(".qb-flashcard-turn").click()
     assert _serious(page) == []

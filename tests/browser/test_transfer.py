@@ -162,7 +162,7 @@ def test_export_clear_import_restores_everything_byte_for_byte(tab: Any) -> None
     assert tab.locator(f"{PREVIEW} tr[data-kind=saved] th").inner_text() == "Bookmarks and notes"
     assert storage(tab) == {META: before[META]}, "nothing is stored before the confirmation"
     tab.locator(".qb-transfer__apply").click()
-    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 7.")
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 9.")
     expect(tab.locator(PREVIEW)).to_be_hidden()
     kept = {k: v for k, v in before.items() if k.count(":") == 2}  # no set-aside copy
     assert storage(tab) == kept
@@ -273,10 +273,11 @@ def test_the_download_of_the_storage_notice_can_be_imported(tab: Any) -> None:
     }
     tab.goto(PAGE)
     choose(tab, json.dumps(rescue).encode())
-    assert counts(tab) == {"progress": [1, 0, 0, 0]}
+    # a schema-1 file: its answer gets its FSRS review record
+    assert counts(tab) == {"progress": [1, 0, 0, 0], "review": [1, 0, 0, 0]}
     tab.locator(".qb-transfer__apply").click()
-    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 1.")
-    assert set(storage(tab)) == {META, PROGRESS}
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 2.")
+    assert set(storage(tab)) == {META, PROGRESS, REVIEW}
     assert json.loads(storage(tab)[PROGRESS]) == {SINGLE: answer}
 
 
