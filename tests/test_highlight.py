@@ -1,4 +1,4 @@
-"""A plain fenced code block highlighted without Python-Markdown (``qbank.highlight``) gives
+"""A plain fenced code block highlighted without Python-Markdown (``qbank.bank.highlight``) gives
 exactly the full conversion's HTML; code of another shape takes the full conversion."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import pytest
 import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 from tests.fixtures.messy_bank import write_messy_bank
 
-from qbank.highlight import fence_html
-from qbank.markup import _converted, _fence, _prose_and_fences
+from qbank.bank.highlight import fence_html
+from qbank.bank.markup import _converted, _fence, _prose_and_fences
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +96,7 @@ def test_messy_bank_fences_agree(tmp_path: Path) -> None:
         assert _fence(fence) == _converted(fence, ""), fence
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.sampled_from(["", "python", "js", "sql", "bash", "text", "nosuch", "c++", "yaml"]),
     st.lists(

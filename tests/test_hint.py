@@ -14,12 +14,12 @@ from fixtures.messy_bank import CATALOG, QUESTIONS, qid
 from lxml import etree
 from sitebuild import write_bank
 
-from qbank.bank import check_bank, load_bank
-from qbank.exporters.anki import build_package
-from qbank.exporters.bank_json import bank_json
-from qbank.exporters.moodle import moodle_xml
-from qbank.practice import practice_files
-from qbank.render import render_site
+from qbank.bank.load import check_bank, load_bank
+from qbank.site.bankdata import bank_json
+from qbank.site.practice import practice_files
+from qbank.site.render import render_site
+from qbank.tools.exporters.anki import build_package
+from qbank.tools.exporters.moodle import moodle_xml
 
 LOST_UPDATE = "backend/transactions/lost-update.yaml"
 

@@ -1,7 +1,7 @@
 """Fuzzing the render path: any Markdown, valid or not, becomes HTML that cannot run code.
 
 Random text built from the pieces attacks are made of (tags, handlers, schemes, entities,
-Markdown link and code syntax) goes through ``qbank.markup.to_html``, the one function every
+Markdown link and code syntax) goes through ``qbank.bank.markup.to_html``, the one function every
 question text passes on its way into a page; the result is parsed, not searched as a string.
 """
 
@@ -12,8 +12,9 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
+from support.examples import examples
 
-from qbank.markup import to_html
+from qbank.bank.markup import to_html
 
 PIECES = [
     "<script>", "</script>", "<img", " src=x", " onerror=alert(1)", "<svg", " onload=alert(1)",
@@ -42,13 +43,13 @@ def assert_inert(fragment: str) -> None:
             assert not _BAD_URL.match(compact), fragment
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(markdown_text)
 def test_any_markdown_renders_inert(text: str) -> None:
     assert_inert(to_html(text))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(markdown_text, st.sampled_from(["", "../../../images/f/t/"]))
 def test_image_prefix_keeps_it_inert(text: str, prefix: str) -> None:
     assert_inert(to_html(text, prefix))

@@ -48,7 +48,9 @@ import fs from "node:fs";
 const t = await import(process.argv[2]);
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const stemmers = {};
-for (const [locale, spec] of Object.entries(input.specs)) stemmers[locale] = await t.stemmerFor(spec);
+for (const [locale, spec] of Object.entries(input.specs)) {
+  stemmers[locale] = await t.stemmerFor(spec);
+}
 const out = input.cases.map(([locale, text]) => ({
   fold: t.fold(text, locale),
   words: t.words(text, locale),
@@ -81,7 +83,9 @@ def javascript_side(cases: list[tuple[str, str]], tmp: Path) -> list[dict[str, A
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI"):
-            pytest.fail("node is not installed: the tokenizer parity test runs lib/tokenize.js in it")
+            pytest.fail(
+                "node is not installed: the tokenizer parity test runs lib/tokenize.js in it"
+            )
         pytest.skip("node is not installed")
     script = tmp / "parity.mjs"
     script.write_text(NODE_SCRIPT, "utf-8")

@@ -12,9 +12,9 @@ import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.minify import asset_bytes
-from qbank.templates import TEMPLATES
-from qbank.theme import ASSETS, LAZY_ASSETS
+from qbank.site.minify import asset_bytes
+from qbank.site.templates import TEMPLATES
+from qbank.site.theme import ASSETS, LAZY_ASSETS, static_graph
 
 LOCALES = ("en", "tr", "zh")
 SITE_URL = "https://example.org/bank/"
@@ -22,9 +22,8 @@ REPO = "https://github.com/qbank-dev/qbank"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("build")
-    return build_site(tmp, write_small_bank(tmp / "content"))
+def site(small_site: tuple[Path, Path]) -> Path:
+    return small_site[0]
 
 
 def parse(site: Path, page: str) -> HTMLParser:
@@ -147,6 +146,26 @@ def test_assets_are_files_not_inline(site: Path) -> None:
     assert any(s.endswith("assets/qbank.css") for s in sheets)
 
 
+def test_the_head_runs_the_entry_module_and_preloads_what_it_imports(site: Path) -> None:
+    """The entry and every module it imports statically are fetched from the head at once
+    (no import waterfall); the entry runs as a module (its copy at the end of the body is the
+    same module); the lazy parts are not preloaded on a page that does not use them."""
+    html = parse(site, "tr/backend/indexing/index.html")
+    head = html.css_first("head")
+    entry = [s for s in head.css("script[src]") if s.attributes["src"].endswith("/qbank.js")]
+    assert [s.attributes.get("type") for s in entry] == ["module"]
+    preloaded = [n.attributes.get("href") or "" for n in head.css("link[rel=modulepreload]")]
+    graph = static_graph()
+    assert graph[0] == "assets/qbank.js"
+    assert "assets/lib/storage.js" in graph
+    assert sorted(p.split("../")[-1] for p in preloaded) == sorted(graph[1:])
+    assert not any(p.endswith(("/practice.js", "/search.js", "/transfer.js")) for p in preloaded)
+    body = [s.attributes for s in html.css("body script[src]") if "qbank.js" in s.attributes["src"]]
+    assert [a.get("type") for a in body] == ["module"]
+    for path in graph:  # every module of the graph ships, minified
+        assert (site / path).is_file()
+
+
 def test_edit_and_report_links(site: Path) -> None:
     html = parse(site, "tr/backend/indexing/index.html")
     edit = html.css_first("div#q-01a05d13-8d21-739a-baa2-7dab67be4007 a.qb-edit")
@@ -187,7 +206,7 @@ def test_content_error_fails_the_build_with_file_and_line(tmp_path: Path) -> Non
 
 def test_sample_bank_questions_are_canonical_once_per_locale(tmp_path: Path) -> None:
     """The repository's own bank (content/) builds strictly, every question in its place."""
-    from qbank.bank import load_bank
+    from qbank.bank.load import load_bank
 
     content = Path(__file__).resolve().parent.parent / "content"
     bank = load_bank(content)
@@ -228,7 +247,7 @@ def test_material_tags_list_the_bank_tags_per_locale(tmp_path: Path) -> None:
 
 
 def test_assets_ship_minified_and_the_theme_markup_compact(site: Path) -> None:
-    """What every page loads is the minified widget (``qbank.minify``); the readable
+    """What every page loads is the minified widget (``qbank.site.minify``); the readable
     sources stay in site_templates; the theme's markup has no runs of spaces left."""
     for asset in (*ASSETS, *LAZY_ASSETS):
         shipped = (site / asset).read_bytes()

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from selectolax.lexbor import LexborHTMLParser
-from sitebuild import ROOT, build_site, write_small_bank
+from sitebuild import ROOT
 
-from qbank.bank import load_bank
-from qbank.cli import main
-from qbank.verify import verify_site
+from qbank.bank.load import load_bank
+from qbank.tools.cli import main
+from qbank.tools.verify import verify_site
 
 CHOICE = "01a05d13-8d21-739a-baa2-7dab67be4001"  # ml-engineer/throughput, answer b
 CHOICE_FILE = "ml-engineer/throughput/input-wait.yaml"
@@ -22,11 +22,9 @@ TOPIC_PAGE = "en/ml-engineer/throughput/index.html"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(site, content) of a real strict build of the small bank."""
-    tmp = tmp_path_factory.mktemp("verify")
-    content = write_small_bank(tmp / "content")
-    return build_site(tmp, content), content
+def built(small_site: tuple[Path, Path]) -> tuple[Path, Path]:
+    """(site, content) of a real strict build of the small bank (copied before tampering)."""
+    return small_site
 
 
 @pytest.fixture
@@ -173,6 +171,22 @@ def test_missing_asset_and_external_resources(tampered: tuple[Path, Path]) -> No
     )
     assert any("'//cdn.example.com/x.js' from another host" in m for m in messages)
     assert any("fonts.example.com/a.woff2" in m and css.name in m for m in messages)
+
+
+def test_a_module_that_imports_a_missing_file(tampered: tuple[Path, Path]) -> None:
+    """The widget's modules import each other (statically, or with ``import()``): a module a
+    page loads that names a file the site lacks is reported, however deep it is imported."""
+    site, content = tampered
+    (site / "assets/lib/schedule.js").unlink()  # review.js imports it (review.js: qbank.js)
+    (site / "assets/transfer.js").unlink()  # qbank.js imports it when a page needs it
+    messages = [p.format_text() for p in verify_site(site, load_bank(content))]
+    assert any(
+        "module assets/review.js imports './lib/schedule.js': not in the site" in m
+        for m in messages
+    ), messages
+    assert any(
+        "module assets/qbank.js imports './transfer.js': not in the site" in m for m in messages
+    ), messages
 
 
 def test_broken_internal_link_and_anchor(tampered: tuple[Path, Path]) -> None:

@@ -72,8 +72,8 @@ function decorate(question) {
   });
   const note = h("details", { class: "qb-note" });
   note.append(h("summary", {}, t("savedNote")));
-  // Its box is made when first opened: 50 text boxes had Chromium lay out every question
-  // content-visibility skips in one task at the load event (~300 ms on a slow phone).
+  // Its box is made when first opened: a text box per question had Chromium lay out every
+  // question content-visibility skips, in one long task at the load event.
   const write = () => {
     const area = h("textarea", { class: "qb-note__text", rows: "3", "aria-label": t("savedNoteLabel") });
     area.placeholder = t("savedNoteLabel");

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 from fixtures.messy_bank import qid
 from playwright.sync_api import expect
-from test_practice_a11y import _scheme, _serious
-from test_review import today
+from support.axe import scheme as _scheme
+from support.axe import serious as _serious
+from support.review import today
 
 pytestmark = pytest.mark.browser
 

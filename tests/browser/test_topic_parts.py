@@ -20,8 +20,8 @@ from fixtures.messy_bank import BIG, qid, write_messy_bank
 from playwright.sync_api import expect
 from sitebuild import PUBLISHERS, build_site, publish_tree, write_tree
 
-from qbank.bank import load_bank
-from qbank.verify import verify_site
+from qbank.bank.load import load_bank
+from qbank.tools.verify import verify_site
 
 pytestmark = pytest.mark.browser
 
@@ -260,7 +260,7 @@ def test_search_box_loads_when_reached_for_and_finds_the_part(
     tab.goto(part(1))
     tab.wait_for_load_state("load")
     tab.wait_for_timeout(300)
-    assert tab.evaluate("typeof window.qbankSearch") == "undefined"
+    assert tab.evaluate("typeof document.querySelector('.qb-search').qbSearch") == "undefined"
     assert not [u for u in tab.requests if u.endswith("/assets/search.js")]
     if how == "click":
         tab.locator(".qb-search__open").click()

@@ -14,17 +14,16 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
-from qbank.bank import Bank, Entry
-from qbank.parts import DEFAULT_PAGE_SIZE, question_url
+from qbank.bank.loaded import Bank, Entry
 from qbank.plugin import internals
-from qbank.render import RenderedSite, RenderOptions
-from qbank.search import search_settings
-from qbank.strings import strings_for
-from qbank.templates import TEMPLATES
-from qbank.theme import (
+from qbank.site.parts import DEFAULT_PAGE_SIZE, question_url
+from qbank.site.render import RenderedSite, RenderOptions
+from qbank.site.strings import strings_for
+from qbank.site.templates import TEMPLATES
+from qbank.site.theme import (
     ASSETS,
-    ENTRY,
     DEFAULT_PALETTE,
+    ENTRY,
     REQUIRED_EXTENSIONS,
     branch_of,
     default_features,
@@ -32,6 +31,7 @@ from qbank.theme import (
     link_options,
     material_language,
     preloads,
+    search_settings,
 )
 
 TopicUrl = Callable[[str, Entry], str]

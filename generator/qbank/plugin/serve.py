@@ -29,17 +29,25 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files, InclusionLevel
 
-from qbank import background
-from qbank.bank import Bank, Checked, Entry, load_bank
-from qbank.incremental.cache import FileCache
-from qbank.parts import is_part_page
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank, Entry
+from qbank.bank.problems import ContentError, Problem
+from qbank.live import background
+from qbank.live.index import index_site_after_build
+from qbank.live.reload import BankCache
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import Superseded, replace, write_deferred
 from qbank.plugin.logfilters import filter_skipped_pages
 from qbank.plugin.report import log, phase
-from qbank.problems import ContentError, Problem
-from qbank.render import (
+from qbank.search import (
+    INDEX_DIR,
+    SearchDoc,
+    SearchIndexError,
+    question_doc,
+)
+from qbank.site.parts import is_part_page
+from qbank.site.render import (
     PLACEHOLDER_NUMBER,
     BodyCache,
     RenderedSite,
@@ -48,14 +56,7 @@ from qbank.render import (
     render_site,
     update_site,
 )
-from qbank.search import (
-    INDEX_DIR,
-    SearchDoc,
-    SearchIndexError,
-    index_site_after_build,
-    question_doc,
-)
-from qbank.templates import TEMPLATES
+from qbank.site.templates import TEMPLATES
 
 API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
 RELOAD_TIME = 1.0  # seconds after a serve rebuild for browsers to reload before background work
@@ -170,7 +171,7 @@ class TemplateCode(jinja2.BytecodeCache):
 class ThemeListing:
     """The theme's static files, listed once, not on every rebuild: each build walks every
     theme folder (Material ships thousands of icons) and matches every name against a dozen
-    patterns to find them (``Files.add_files_from_theme``, a tenth of a second or two). The
+    patterns to find them (``Files.add_files_from_theme``: a share of a small rebuild). The
     listing is reused while the theme folders outside installed packages (custom and qbank's
     override folders) hold the same files."""
 
@@ -223,7 +224,7 @@ class ServeSession:
     api_writer: threading.Thread | None = None  # the background write this build starts
     # Kept across rebuilds: checked question files, rendered question bodies (reused while
     # their file is unchanged), compiled theme templates, the theme's static file listing.
-    checked: FileCache[Checked] = field(default_factory=FileCache)
+    checked: BankCache = field(default_factory=BankCache)
     bodies: BodyCache = field(default_factory=BodyCache)
     template_code: TemplateCode = field(default_factory=TemplateCode)
     theme_listing: ThemeListing = field(default_factory=ThemeListing)
@@ -342,8 +343,8 @@ class ServeSession:
         self, staging: Path, shared: Shared, written_by_locales: Collection[str] = ()
     ) -> None:
         """The practice and JSON API files: after an edit the practice files of the changed
-        fields whose bytes changed, and each ``bank.json`` whose bytes changed (100 MB a
-        locale at 30,000 questions, read by no page) in the background, straight into the
+        fields whose bytes changed, and each ``bank.json`` whose bytes changed (the largest
+        file of a large bank, read by no page) in the background, straight into the
         served folder, once edits pause; after a full rebuild all of them, in this build,
         but those of ``written_by_locales`` (the first build's locale process wrote them;
         their digests stay unknown, so the next rebuild that changes them writes them)."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qbank.bank import _gc_paused
+from qbank.bank.load import gc_paused
 from qbank.search.cjkpostings import CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.tokenize import is_cjk, stemmer_spec
@@ -134,8 +134,8 @@ class LocaleIndex:
 
     - ``locale``: whose rules the manifest names (``stemmer_spec``);
     - ``postings``: term → the codes of the questions holding it (``LEVELS * n + step``, the
-      term's weight step in question ``n``), a 32-bit array sorted by question (a
-      30,000-question locale has ~4 million postings: 16 MB this way);
+      term's weight step in question ``n``), a 32-bit array sorted by question (a large
+      locale has millions of postings: 4 bytes each this way, not a Python object each);
     - ``shown``: ``(url, topic, prompt, more)`` of each question, what a documents file lists;
     - ``filters``: filter → value → bitmap of the questions it keeps (one bit per question);
     - ``cjk``: how many postings CJK terms have, which sets ``buckets``, the number of terms
@@ -418,7 +418,7 @@ def write_index(docs: Iterable[SearchDoc], output: Path, locale: str) -> None:
     try:
         if output.exists():
             shutil.rmtree(output)
-        with _gc_paused():  # (millions of objects made, no cycle among them)
+        with gc_paused():  # (millions of objects made, no cycle among them)
             write_files(index_files(docs, locale), output)
     except OSError as error:
         raise SearchIndexError(
