@@ -13,7 +13,6 @@ import itertools
 import json
 import os
 import random
-import shutil
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fsrs import Card, Rating, Scheduler
+from support.node import node_or_skip
 
 REPLAY = Path(__file__).resolve().parent / "js" / "fsrs_replay.mjs"
 ZONE = "America/New_York"
@@ -68,12 +68,7 @@ def py_fsrs(history: list[tuple[int, int]]) -> list[tuple[float, float, int]]:
 
 
 def test_the_widget_scheduler_agrees_with_py_fsrs() -> None:
-    node = shutil.which("node")
-    if node is None:
-        message = "node is not installed: the widget's scheduler runs under node"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    node = node_or_skip("the widget's scheduler runs under node")
     cases = histories(36)
     result = subprocess.run(
         [node, str(REPLAY)],
