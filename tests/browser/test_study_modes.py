@@ -313,3 +313,13 @@ def test_axe_flashcards(messy_page: Any, scheme: str) -> None:
     assert _serious(page) == []
     page.locator(".qb-flashcard-turn").click()
     assert _serious(page) == []
+
+
+def test_the_exam_summary_names_topics_as_the_page_does(page: Any) -> None:
+    page.goto(PRACTICE)
+    names = json.loads(page.locator(".qb-practice").get_attribute("data-topic-names") or "{}")
+    assert names == {"throughput": "Throughput", "numerics": "Numerics"}
+    begin(page, mode="exam", count=2)
+    page.locator(".qb-practice-end").click()
+    shown = page.locator(".qb-topic-scores tbody th").all_inner_texts()
+    assert shown and set(shown) <= set(names.values())
