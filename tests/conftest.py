@@ -21,7 +21,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # Modules whose every test is slow: a wheel in a fresh venv, a running `mkdocs serve`, a
 # publisher's build, several whole builds of a site, generated banks of thousands of
-# questions, random edit sequences, the console script under a pseudo-terminal. `make test-fast` leaves them out (-m "not slow"); `make test` runs them.
+# questions, random edit sequences, the console script under a pseudo-terminal.
+# `make test-fast` leaves them out (-m "not slow"); `make test` runs them.
 SLOW_MODULES = {
     "test_wheel",
     "test_serve",
@@ -30,6 +31,7 @@ SLOW_MODULES = {
     "test_search_serve",
     "test_sample_site",
     "test_lookalike",
+    "test_seniority_parts",
     "test_progress",
     "test_build_script",
     "test_workflows",
