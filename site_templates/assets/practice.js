@@ -10,7 +10,7 @@
  * exam (a question list to move around in, flags, nothing scored or stored before "Hand in",
  * then the score per topic and the review). Both have a clock (lib/timer.js) that the reader
  * can hide, pause, give a limit, extend or turn off (WCAG 2.2.1), the choices remembered
- * (qbank:v1:timer), and both can be ended early and scored. */
+ * (qbank:v1:prefs:timer), and both can be ended early and scored. */
 import { fragment, h, idFor } from "./lib/dom.js";
 import { byTopic, score as scoreOf } from "./lib/scores.js";
 import { HISTORY, TIMER } from "./lib/shapes.js";
@@ -18,7 +18,7 @@ import * as timer from "./lib/timer.js";
 import { json, root } from "./lib/site.js";
 import { load, save, update } from "./lib/storage.js";
 import { fill, t } from "./lib/text.js";
-import { isMiss, progress, record } from "./widget.js";
+import { isMiss, progress, ratingGroup, record } from "./widget.js";
 
 let review = null; // review.js, once a review page has imported it
 function reviewPart() {
@@ -335,15 +335,7 @@ function showItem(session) {
     else model.appendChild(h("p", null, t("noModel")));
     card.appendChild(model);
     actions.appendChild(h("button", { type: "button", class: "qb-show-model" }, t("showModel")));
-    const rateBox = h("div", { class: "qb-rate", role: "group", hidden: "" });
-    const label = h("span", { class: "qb-rate-label" }, t("rate"));
-    rateBox.setAttribute("aria-labelledby", idFor(label));
-    rateBox.appendChild(label);
-    ["know", "partly", "no"].forEach(s => {
-      rateBox.appendChild(h("button", { type: "button", class: "qb-rate-btn", "data-rate": s,
-        "aria-pressed": "false" }, t(s)));
-    });
-    card.appendChild(rateBox);
+    card.appendChild(ratingGroup({ hidden: "" }));
   }
   stage.appendChild(card);
   const last = session.i === session.items.length - 1;

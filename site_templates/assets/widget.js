@@ -50,6 +50,19 @@ function forget(ids) {
   save(PROGRESS, p);
 }
 
+/** An open question's self-rating: "I knew it", "Partly", "I didn't know" (also a practice
+ * card's, practice.js). */
+export function ratingGroup(attributes) {
+  const rate = h("div", { class: "qb-rate", role: "group", ...attributes });
+  const label = h("span", { class: "qb-rate-label" }, t("rate"));
+  rate.setAttribute("aria-labelledby", idFor(label));
+  rate.append(label);
+  for (const s of ["know", "partly", "no"]) {
+    rate.append(h("button", { type: "button", class: "qb-rate-btn", "data-rate": s, "aria-pressed": "false" }, t(s)));
+  }
+  return rate;
+}
+
 function keysOf(q) {
   return (q.getAttribute("data-answer") || "").split(/\s+/).filter(Boolean);
 }
@@ -87,14 +100,7 @@ function enhance(q, p) {
     list.after(feedback);
     if (multi) feedback.before(h("button", { type: "button", class: "qb-check-btn" }, t("check")));
   } else {
-    const rate = h("div", { class: "qb-rate", role: "group" });
-    const label = h("span", { class: "qb-rate-label" }, t("rate"));
-    rate.setAttribute("aria-labelledby", idFor(label));
-    rate.appendChild(label);
-    ["know", "partly", "no"].forEach(s => {
-      rate.appendChild(h("button", { type: "button", class: "qb-rate-btn", "data-rate": s,
-        "aria-pressed": "false" }, t(s)));
-    });
+    const rate = ratingGroup();
     rate.appendChild(feedback);
     const answer = q.querySelector("details.qb-answer");
     const summary = answer && answer.querySelector("summary");

@@ -125,7 +125,7 @@ function quotaError(e) {
 }
 
 /** Drops the kept copy of `key` (written behind this module's back: an import). */
-export function reread(key) {
+function reread(key) {
   delete memory[key];
   unsaved.delete(key);
 }
@@ -150,8 +150,6 @@ export function names() {
   return keys.filter((key) => key.startsWith(PREFIX)).map((key) => key.slice(PREFIX.length))
     .filter((name) => NAME.test(name) && PREFIX + name !== META).sort();
 }
-
-export const isName = (name) => NAME.test(name) && PREFIX + name !== META;
 
 /** The whole state as stored: {data: {name: parsed value}, unreadable: [names]}. */
 export function state() {
