@@ -9,8 +9,6 @@ questions), in Chinese, with JavaScript off, and loaded only where it is used.""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -150,15 +148,6 @@ def test_review_code_loads_only_where_it_is_used(page: Any) -> None:
     assert loaded("en/")
     assert loaded("en/ml-engineer/")
     assert loaded("en/review/")
-
-
-@pytest.fixture
-def messy_tab(
-    browser: Any, messy: str, page_recorder: Callable[[Any, str], AbstractContextManager[Any]]
-) -> Iterator[Any]:
-    with page_recorder(browser, messy) as page:
-        page.clock.install(time=START)
-        yield page
 
 
 def test_messy_bank_review_across_fields_locales_and_open_questions(messy_tab: Any) -> None:

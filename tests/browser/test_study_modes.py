@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -172,15 +171,6 @@ def test_time_up_hands_the_exam_in(page: Any) -> None:
     assert len(stored(page, "qbank:v1:progress")) == 1
 
 
-@pytest.fixture
-def messy_page(
-    browser: Any, messy: str, page_recorder: Callable[[Any, str], AbstractContextManager[Any]]
-) -> Iterator[Any]:
-    with page_recorder(browser, messy) as page:
-        page.clock.install(time=START)
-        yield page
-
-
 @pytest.mark.parametrize(
     ("locale", "hint", "due"),
     [
@@ -190,9 +180,9 @@ def messy_page(
     ],
 )
 def test_a_hint_is_shown_on_request_and_an_answer_after_it_is_hard(
-    messy_page: Any, locale: str, hint: str, due: str
+    messy_tab: Any, locale: str, hint: str, due: str
 ) -> None:
-    page = messy_page
+    page = messy_tab
     page.goto(f"{locale}/backend/transactions/")
     question = page.locator(f"#q-{qid(3001)}")
     summary = question.locator("details.qb-hint > summary")
@@ -209,8 +199,8 @@ def test_a_hint_is_shown_on_request_and_an_answer_after_it_is_hard(
     expect(page.locator(".qb-due__count")).to_have_text(due)
 
 
-def test_a_peek_is_a_first_attempt_not_known_and_due_tomorrow(messy_page: Any) -> None:
-    page = messy_page
+def test_a_peek_is_a_first_attempt_not_known_and_due_tomorrow(messy_tab: Any) -> None:
+    page = messy_tab
     page.goto("en/backend/transactions/")
     question = page.locator(f"#q-{qid(3001)}")
     question.locator("details.qb-answer > summary").click()
@@ -243,9 +233,9 @@ def test_axe_exam_and_clock(sized: Any, scheme: str) -> None:
     [("en", "Turn the card", "3 Good"), ("tr", "Kartı çevir", "3 İyi"), ("zh", "翻面", "3 良好")],
 )
 def test_flashcards_turn_with_space_rate_with_keys_and_never_jump(
-    messy_page: Any, locale: str, turn: str, good: str
+    messy_tab: Any, locale: str, turn: str, good: str
 ) -> None:
-    page = messy_page
+    page = messy_tab
     page.goto(f"{locale}/flashcards/?topic=backend/transactions")
     card = page.locator(".qb-flashcard")
     expect(card).to_have_attribute("data-id", qid(3001))
@@ -305,8 +295,8 @@ def test_flashcards_swipe_on_a_phone_and_saved_cards(browser: Any, messy: str) -
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_axe_flashcards(messy_page: Any, scheme: str) -> None:
-    page = messy_page
+def test_axe_flashcards(messy_tab: Any, scheme: str) -> None:
+    page = messy_tab
     page.goto("en/flashcards/?topic=backend/transactions")
     expect(page.locator(".qb-flashcard")).to_be_visible()
     _scheme(page, scheme)
