@@ -4,23 +4,16 @@ migration, search tokenizing: ``site_templates/assets/lib/``) under node's own t
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from support.node import node_or_skip
 
 JS_TESTS = Path(__file__).resolve().parent / "js"
 
 
 def test_node_test_runner_passes_the_widget_logic_tests() -> None:
-    node = shutil.which("node")
-    if node is None:
-        message = "node is not installed: tests/js/ (the widget's logic) runs under node --test"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    node = node_or_skip("tests/js/ (the widget's logic) runs under node --test")
     assert sorted(JS_TESTS.glob("*.test.mjs")), "no test files in tests/js/"
     result = subprocess.run(
         [node, "--test", str(JS_TESTS)],

@@ -1,14 +1,23 @@
-/* qbank mock interview (practice) and review sessions: the part of a field's practice page
- * (<locale>/<field>/practice/) and of the review page (<locale>/review/), mounted by qbank.js
- * where a ".qb-practice" box is; topic pages never load it. On the review page (a box with
- * data-review) review.js draws the questions, in queue order, and keeps the answers; on a
- * practice page the answers are progress (widget.js's `record`). The question widget leaves
- * clicks inside a ".qb-practice" box to this module. */
+/* qbank mock interview (practice), exam and review sessions: the part of a field's practice
+ * page (<locale>/<field>/practice/) and of the review page (<locale>/review/), mounted by
+ * qbank.js where a ".qb-practice" box is; topic pages never load it. On the review page (a
+ * box with data-review) review.js draws the questions, in queue order, and keeps the answers;
+ * on a practice page the answers are progress (widget.js's `record`: a first attempt where
+ * the question had none). The question widget leaves clicks inside a ".qb-practice" box to
+ * this module.
+ *
+ * Two modes on the practice page: the mock interview (one question after another) and the
+ * exam (a question list to move around in, flags, nothing scored or stored before "Hand in",
+ * then the score per topic and the review). Both have a clock (lib/timer.js) that the reader
+ * can hide, pause, give a limit, extend or turn off (WCAG 2.2.1), the choices remembered
+ * (qbank:v1:prefs:timer), and both can be ended early and scored. */
 import { fragment, h, idFor } from "./lib/dom.js";
-import { HISTORY } from "./lib/shapes.js";
+import { byTopic, score as scoreOf } from "./lib/scores.js";
+import { HISTORY, TIMER } from "./lib/shapes.js";
+import * as timer from "./lib/timer.js";
 import { json, root } from "./lib/site.js";
-import { load, save } from "./lib/storage.js";
-import { t } from "./lib/text.js";
+import { load, save, update } from "./lib/storage.js";
+import { fill, t } from "./lib/text.js";
 import { isMiss, progress, ratingGroup, record } from "./widget.js";
 
 let review = null; // review.js, once a review page has imported it
@@ -53,6 +62,18 @@ function practiceStart(box) {
   misses.firstChild.checked = new URLSearchParams(location.search).get("misses") === "1";
   misses.appendChild(document.createTextNode(` ${t("misses")}`));
   controls.appendChild(misses);
+  if (!box.hasAttribute("data-review")) {
+    const mode = h("label", { class: "qb-filter" }, `${t("modeLabel")} `);
+    const select = h("select", { class: "qb-practice-mode" });
+    select.append(h("option", { value: "interview" }, t("modeInterview")), h("option", { value: "exam" }, t("modeExam")));
+    select.value = new URLSearchParams(location.search).get("mode") === "exam" ? "exam" : "interview";
+    mode.appendChild(select);
+    controls.appendChild(mode);
+  }
+  const limit = h("label", { class: "qb-filter" }, `${t("limitLabel")} `);
+  limit.appendChild(h("input", { type: "number", min: "0", max: "600", class: "qb-practice-limit",
+    value: String(Number(load(TIMER).limit) || 0) }));
+  controls.appendChild(limit);
   controls.appendChild(h("button", { type: "button", class: "qb-start" }, t("start")));
   (levelSelect ? levelSelect.parentNode : box).appendChild(controls);
   box.appendChild(stage);
@@ -73,7 +94,8 @@ function keepSession(session) {
     if (!session) return;
     sessionStorage.setItem(sessionKey(session.box), JSON.stringify({
       level: session.level, levelName: session.levelName, items: session.items, i: session.i,
-      started: session.started, results: session.results.map(r => ({
+      started: session.started, mode: session.mode, clock: session.clock, answers: session.answers,
+      flags: session.flags, results: session.results.map(r => ({
       n: session.items.indexOf(r.item),
       chosen: r.chosen,
       status: r.status
@@ -98,8 +120,10 @@ function resume(box, now) {
     }
     return;
   }
+  const clock = saved.clock && typeof saved.clock.spent === "number" ? saved.clock : timer.started(Date.now());
   const session = { box, level: saved.level, levelName: saved.levelName, items: saved.items,
-    i: saved.i, started: saved.started || Date.now(), timer: null,
+    i: saved.i, started: saved.started || Date.now(), timer: null, mode: saved.mode === "exam" ? "exam" : "interview",
+    clock, answers: Array.isArray(saved.answers) ? saved.answers : [], flags: Array.isArray(saved.flags) ? saved.flags : [],
     results: (saved.results || []).map(r => ({
       item: saved.items[r.n],
       chosen: r.chosen || [],
@@ -113,16 +137,89 @@ function run(session) {
   const offer = box.querySelector(".qb-resume");
   if (offer) offer.remove();
   box.setAttribute("data-state", "running");
-  const timer = h("span", { class: "qb-timer", role: "timer", "aria-label": t("time") },
-    clock(Math.floor((Date.now() - session.started) / 1000)));
-  session.timerNode = timer;
+  box.setAttribute("data-mode", session.mode);
+  if (!session.clock) session.clock = timer.started(Date.now());
+  if (!session.answers) session.answers = [];
+  if (!session.flags) session.flags = [];
+  session.timerNode = clockBar(session);
+  let before = Date.now();
   session.timer = setInterval(() => {
-    if (!timer.isConnected) return clearInterval(session.timer);
-    timer.textContent = clock(Math.floor((Date.now() - session.started) / 1000));
+    if (!session.timerNode.isConnected) return clearInterval(session.timer);
+    const now = Date.now();
+    const moment = timer.crossed(session.clock, before, now);
+    before = now;
+    if (moment) announce(session, fill(t("timeLeftNote"), { time: timer.shown(moment, true) }));
+    if (timer.expired(session.clock, now)) return handIn(session, "timeUp");
+    tick(session);
   }, 1000);
   box.__session = session;
   showItem(session);
   keepSession(session);
+}
+
+/* -- the clock bar: time, hide, pause, +5 minutes, no limit, end and score --------------- */
+function clockBar(session) {
+  const bar = h("div", { class: "qb-clock" });
+  const shown = h("span", { class: "qb-timer", role: "timer" });
+  shown.hidden = Boolean(load(TIMER).hidden);
+  bar.append(
+    shown,
+    h("button", { type: "button", class: "qb-timer-toggle" }, t("timerHide")),
+    h("button", { type: "button", class: "qb-timer-pause", "aria-pressed": "false" }, t("timerPause")),
+    h("button", { type: "button", class: "qb-timer-more" }, t("timerMore")),
+    h("button", { type: "button", class: "qb-timer-off" }, t("timerOff")),
+    h("button", { type: "button", class: "qb-practice-end" }, t(session.mode === "exam" ? "handIn" : "endNow")),
+    h("span", { class: "qb-timer-note qb-sr", role: "status", "aria-live": "polite" }),
+  );
+  return bar;
+}
+function tick(session) {
+  const bar = session.timerNode;
+  const now = Date.now();
+  const limited = session.clock.limit > 0;
+  const shown = bar.querySelector(".qb-timer");
+  shown.textContent = limited ? timer.shown(timer.left(session.clock, now), true)
+    : timer.shown(timer.elapsed(session.clock, now));
+  shown.setAttribute("aria-label", t(limited ? "timeLeft" : "time"));
+  const isPaused = timer.paused(session.clock);
+  const pause = bar.querySelector(".qb-timer-pause");
+  pause.textContent = t(isPaused ? "timerResume" : "timerPause");
+  pause.setAttribute("aria-pressed", String(isPaused));
+  bar.querySelector(".qb-timer-more").hidden = !limited;
+  bar.querySelector(".qb-timer-off").hidden = !limited;
+  const toggle = bar.querySelector(".qb-timer-toggle");
+  toggle.textContent = t(shown.hidden ? "timerShow" : "timerHide");
+  toggle.setAttribute("aria-pressed", String(shown.hidden));
+  const card = session.box.querySelector(".qb-practice-q");
+  if (card) card.hidden = isPaused; // a paused exam shows no question
+}
+function announce(session, text) {
+  const note = session.timerNode.querySelector(".qb-timer-note");
+  note.textContent = "";
+  setTimeout(() => { note.textContent = text; }, 50);
+}
+function clockClick(session, target) {
+  const now = Date.now();
+  if (target.closest(".qb-timer-toggle")) {
+    const shown = session.timerNode.querySelector(".qb-timer");
+    shown.hidden = !shown.hidden;
+    update(TIMER, (settings) => ({ ...settings, hidden: shown.hidden }));
+  } else if (target.closest(".qb-timer-pause")) {
+    const wasPaused = timer.paused(session.clock);
+    session.clock = wasPaused ? timer.resume(session.clock, now) : timer.pause(session.clock, now);
+    announce(session, t(wasPaused ? "resumedNote" : "pausedNote"));
+  } else if (target.closest(".qb-timer-more")) {
+    session.clock = timer.extend(session.clock, 5);
+    announce(session, fill(t("timeLeftNote"), { time: timer.shown(timer.left(session.clock, now), true) }));
+  } else if (target.closest(".qb-timer-off")) {
+    session.clock = timer.unlimited(session.clock);
+    announce(session, t("limitOffNote"));
+  } else if (target.closest(".qb-practice-end")) {
+    return handIn(session, null);
+  } else return false;
+  tick(session);
+  keepSession(session);
+  return true;
 }
 
 function historyView(box) {
@@ -154,7 +251,8 @@ function practiceBegin(box) {
   (reviewing ? reviewPart().then((part) => part.draw(box, missed)) : json(url)).then(data => {
     const limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
     // ?topics=a,b (the match page): only those topics of the field, when they have any
-    const only = (new URLSearchParams(location.search).get("topics") || "").split(",");
+    const ticked = [...box.querySelectorAll(".qb-practice-topic:checked")].map((c) => c.value);
+    const only = ticked.length ? ticked : (new URLSearchParams(location.search).get("topics") || "").split(",");
     let pool = (data.questions || []).filter(q => only.includes(q.topic.split("/")[1]));
     if (!pool.length) pool = data.questions || [];
     if (missed && !reviewing) {
@@ -166,8 +264,13 @@ function practiceBegin(box) {
       status.textContent = t(data.empty || (missed ? "noMisses" : "none"));
       return;
     }
-    run({ box, level: key, levelName, items: drawn, i: 0,
-      results: [], started: Date.now(), timer: null });
+    const limitInput = box.querySelector(".qb-practice-limit");
+    const minutes = Math.max(0, Math.min(600, parseInt(limitInput ? limitInput.value : "0", 10) || 0));
+    if ((Number(load(TIMER).limit) || 0) !== minutes) update(TIMER, (settings) => ({ ...settings, limit: minutes }));
+    const modeSelect = box.querySelector(".qb-practice-mode");
+    run({ box, level: key, levelName, items: drawn, i: 0, mode: modeSelect ? modeSelect.value : "interview",
+      results: [], answers: [], flags: [], started: Date.now(), clock: timer.started(Date.now(), minutes),
+      timer: null, focus: true });
   }).catch(() => {
     status.textContent = t("loadError");
   });
@@ -186,11 +289,22 @@ function showItem(session) {
     t("question") + (session.i + 1) + t("ofN") + session.items.length));
   head.appendChild(session.timerNode);
   stage.appendChild(head);
-  const card = h("div", { class: "qb-q qb-practice-q", "data-pid": item.id, "data-kind": item.kind });
+  const exam = session.mode === "exam";
+  if (exam) stage.appendChild(examList(session));
+  const card = h("div", { class: "qb-q qb-practice-q", "data-pid": item.id, "data-kind": item.kind,
+    tabindex: "-1", "aria-labelledby": idFor(head.firstChild) });
   card.setAttribute("data-qb-ready", "");
   const prompt = h("div", { class: "qb-prompt" });
   prompt.appendChild(fragment(item.prompt));
   card.appendChild(prompt);
+  if (item.hint) {
+    const hint = h("details", { class: "qb-hint" });
+    hint.appendChild(h("summary", null, t("hint")));
+    const text = h("div", { class: "qb-hint-text" });
+    text.appendChild(fragment(item.hint));
+    hint.appendChild(text);
+    card.appendChild(hint);
+  }
   const actions = h("div", { class: "qb-practice-actions" });
   if (item.kind === "choice") {
     const multi = item.answer.length > 1;
@@ -225,14 +339,125 @@ function showItem(session) {
   }
   stage.appendChild(card);
   const last = session.i === session.items.length - 1;
-  if (item.kind === "choice") {
-    actions.appendChild(h("button", { type: "button", class: "qb-practice-answer" },
-      last ? t("finish") : t("next")));
+  if (exam) {
+    const flagged = Boolean(session.flags[session.i]);
+    if (session.i > 0) actions.appendChild(h("button", { type: "button", class: "qb-exam-prev" }, t("previous")));
+    if (!last) actions.appendChild(h("button", { type: "button", class: "qb-exam-next" }, t("next")));
+    actions.appendChild(h("button", { type: "button", class: "qb-exam-flag", "aria-pressed": String(flagged) },
+      t("flag")));
+    restoreAnswer(session, card);
+  } else {
+    if (item.kind === "choice") {
+      actions.appendChild(h("button", { type: "button", class: "qb-practice-answer" },
+        last ? t("finish") : t("next")));
+    }
+    actions.appendChild(h("button", { type: "button", class: "qb-practice-skip" }, t("skip")));
   }
-  actions.appendChild(h("button", { type: "button", class: "qb-practice-skip" }, t("skip")));
   stage.appendChild(actions);
+  tick(session);
   const first = card.querySelector("button, input");
-  if (first && session.i > 0) first.focus();
+  if (session.focus) {
+    session.focus = false;
+    card.focus(); // Start: the reader lands on the first question
+  } else if (first && session.i > 0) first.focus();
+}
+
+/* -- the exam: a list of the questions (answered, flagged, this one), answers kept per
+ * question until "Hand in" ------------------------------------------------------------- */
+function examList(session) {
+  const nav = h("nav", { class: "qb-exam-list", "aria-label": t("examList") });
+  const ol = h("ol");
+  session.items.forEach((item, n) => {
+    const answer = session.answers[n];
+    const done = Boolean(answer && (answer.s || (answer.chosen && answer.chosen.length)));
+    const states = [done ? t("examAnswered") : t("examOpen")];
+    if (session.flags[n]) states.push(t("flagged"));
+    const go = h("button", { type: "button", class: "qb-exam-go", "data-n": String(n),
+      "data-done": done ? "1" : "0", "data-flagged": session.flags[n] ? "1" : "0",
+      "aria-label": `${t("question")}${n + 1} (${states.join(t("sep"))})` }, String(n + 1));
+    if (n === session.i) go.setAttribute("aria-current", "step");
+    const li = h("li");
+    li.appendChild(go);
+    ol.appendChild(li);
+  });
+  nav.appendChild(ol);
+  const count = session.answers.filter((a) => a && (a.s || (a.chosen && a.chosen.length))).length;
+  nav.appendChild(h("p", { class: "qb-exam-count" }, fill(t("examCount"), { n: count, total: session.items.length })));
+  return nav;
+}
+function chosenIn(card) {
+  const chosen = [];
+  card.querySelectorAll(".qb-check:checked").forEach(b => { chosen.push(b.value); });
+  card.querySelectorAll('.qb-pick[aria-pressed="true"]').forEach(b => { chosen.push(b.getAttribute("data-key")); });
+  return chosen;
+}
+function keepAnswer(session) {
+  const card = session.box.querySelector(".qb-practice-q");
+  if (!card) return;
+  const rated = card.querySelector('.qb-rate-btn[aria-pressed="true"]');
+  const hinted = Boolean(card.querySelector("details.qb-hint[open]")) || Boolean((session.answers[session.i] || {}).h);
+  session.answers[session.i] = rated ? { s: rated.getAttribute("data-rate"), h: hinted }
+    : { chosen: chosenIn(card), h: hinted };
+}
+function restoreAnswer(session, card) {
+  const answer = session.answers[session.i];
+  if (!answer) return;
+  for (const key of answer.chosen || []) {
+    const li = card.querySelector(`.qb-option[data-key="${CSS.escape(key)}"]`);
+    if (!li) continue;
+    const pick = li.querySelector(".qb-pick");
+    const check = li.querySelector(".qb-check");
+    if (pick) {
+      pick.setAttribute("aria-pressed", "true");
+      li.classList.add("qb-chosen");
+    }
+    if (check) check.checked = true;
+  }
+  if (answer.s) {
+    card.querySelector(".qb-model-answer").hidden = false;
+    card.querySelector(".qb-rate").hidden = false;
+    const show = session.box.querySelector(".qb-show-model");
+    if (show) show.remove();
+    const button = card.querySelector(`.qb-rate-btn[data-rate="${CSS.escape(answer.s)}"]`);
+    if (button) button.setAttribute("aria-pressed", "true");
+  }
+}
+function go(session, n) {
+  keepAnswer(session);
+  session.i = Math.max(0, Math.min(session.items.length - 1, n));
+  showItem(session);
+  keepSession(session);
+  const card = session.box.querySelector(".qb-practice-q");
+  if (card) card.focus();
+}
+
+/* Ends the session and scores it: in an exam every kept answer is stored now (a first
+ * attempt where the question had none), unanswered ones count as skipped; a mock interview
+ * ended early counts the questions not reached as skipped. `reason` "timeUp" says the clock
+ * ran out. */
+function handIn(session, reason) {
+  if (session.mode === "exam") {
+    keepAnswer(session);
+    session.results = session.items.map((item, n) => {
+      const answer = session.answers[n] || {};
+      const hint = answer.h ? { h: 1 } : {};
+      if (answer.s) {
+        practiceRecord(session, item, { s: answer.s, ...hint });
+        return { item, chosen: [], status: answer.s };
+      }
+      const chosen = answer.chosen || [];
+      if (!chosen.length) return { item, chosen, status: "skipped" };
+      const ok = chosen.slice().sort().join(" ") === item.answer.slice().sort().join(" ");
+      practiceRecord(session, item, { r: ok ? 1 : 0, ...hint });
+      return { item, chosen, status: ok ? "right" : "wrong" };
+    });
+  } else {
+    for (let n = session.i; n < session.items.length; n++) {
+      session.results.push({ item: session.items[n], chosen: [], status: "skipped" });
+    }
+  }
+  session.i = session.items.length;
+  finish(session, reason);
 }
 
 function practiceAnswer(session, card) {
@@ -249,13 +474,16 @@ function practiceAnswer(session, card) {
     return;
   }
   const ok = chosen.slice().sort().join(" ") === item.answer.slice().sort().join(" ");
-  practiceRecord(session, item, { r: ok ? 1 : 0 });
+  const hinted = card.querySelector("details.qb-hint[open]") ? { h: 1 } : {};
+  practiceRecord(session, item, { r: ok ? 1 : 0, ...hinted });
   session.results.push({ item, chosen, status: ok ? "right" : "wrong" });
   advance(session);
 }
 function practiceRate(session, value) {
   const item = session.items[session.i];
-  practiceRecord(session, item, { s: value });
+  const card = session.box.querySelector(".qb-practice-q");
+  const hinted = card && card.querySelector("details.qb-hint[open]") && value !== "no" ? { h: 1 } : {};
+  practiceRecord(session, item, { s: value, ...hinted });
   session.results.push({ item, chosen: [], status: value });
   advance(session);
 }
@@ -278,14 +506,12 @@ function advance(session) {
   } else finish(session);
 }
 
-function finish(session) {
+function finish(session, reason) {
   clearInterval(session.timer);
   const box = session.box;
   dropSession(box);
-  const seconds = Math.round((Date.now() - session.started) / 1000);
-  const points = { right: 1, know: 1, partly: 0.5 };
-  const score = session.results.reduce((sum, r) => sum + (points[r.status] || 0), 0);
-  const total = session.results.length;
+  const seconds = Math.round(timer.elapsed(session.clock || timer.started(session.started), Date.now()) / 1000);
+  const { score, total } = scoreOf(session.results);
   let list = load(HISTORY);
   if (!Array.isArray(list)) list = [];
   list.push({ ts: Date.now(), field: box.getAttribute("data-field"), level: session.level,
@@ -297,6 +523,8 @@ function finish(session) {
   const summary = h("div", { class: "qb-summary" });
   summary.appendChild(h("h2", { tabindex: "-1" }, `${t("score") + t("colon") + score} / ${total}`));
   summary.appendChild(h("p", { class: "qb-summary-time" }, t("time") + t("colon") + clock(seconds)));
+  if (reason === "timeUp") summary.appendChild(h("p", { class: "qb-summary-note" }, t("timeUp")));
+  summary.appendChild(topicTable(box, session.results));
   stage.appendChild(summary);
   stage.appendChild(h("h3", null, t("review")));
   const ol = h("ol", { class: "qb-review" });
@@ -350,6 +578,32 @@ function finish(session) {
   summary.firstChild.focus();
 }
 
+/* The score per topic, weakest first, each topic's name as the page knows it. */
+function topicTable(box, results) {
+  let names = {};
+  try {
+    names = JSON.parse(box.getAttribute("data-topic-names") || "{}") || {};
+  } catch (error) {
+    names = {};
+  }
+  const table = h("table", { class: "qb-topic-scores" });
+  table.appendChild(h("caption", null, t("topicScores")));
+  const head = h("tr");
+  head.append(h("th", { scope: "col" }, t("topic")), h("th", { scope: "col" }, t("score")));
+  const thead = h("thead");
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = h("tbody");
+  for (const row of byTopic(results, true)) {
+    const tr = h("tr", { "data-topic": row.topic });
+    tr.append(h("th", { scope: "row" }, names[row.topic.split("/")[1]] || row.topic.split("/")[1]),
+      h("td", null, `${row.score} / ${row.total}`));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  return table;
+}
+
 function practiceClick(box, target) {
   const session = box.__session;
   if (target.closest(".qb-start")) return practiceBegin(box);
@@ -363,7 +617,31 @@ function practiceClick(box, target) {
     return practiceBegin(box);
   }
   if (!session || box.getAttribute("data-state") !== "running") return;
+  if (clockClick(session, target)) return;
   const card = box.querySelector(".qb-practice-q");
+  if (session.mode === "exam") {
+    const goTo = target.closest(".qb-exam-go");
+    if (goTo) return go(session, Number(goTo.getAttribute("data-n")));
+    if (target.closest(".qb-exam-prev")) return go(session, session.i - 1);
+    if (target.closest(".qb-exam-next")) return go(session, session.i + 1);
+    const flag = target.closest(".qb-exam-flag");
+    if (flag) {
+      session.flags[session.i] = !session.flags[session.i];
+      flag.setAttribute("aria-pressed", String(session.flags[session.i]));
+      keepAnswer(session);
+      box.querySelector(".qb-exam-list").replaceWith(examList(session));
+      keepSession(session);
+      return;
+    }
+    const rated = target.closest(".qb-rate-btn");
+    if (rated) {
+      card.querySelectorAll(".qb-rate-btn").forEach((b) => b.setAttribute("aria-pressed", String(b === rated)));
+      keepAnswer(session);
+      box.querySelector(".qb-exam-list").replaceWith(examList(session));
+      keepSession(session);
+      return;
+    }
+  }
   if (target.closest(".qb-practice-skip")) return practiceSkip(session);
   if (target.closest(".qb-practice-answer")) return practiceAnswer(session, card);
   if (target.closest(".qb-show-model")) {
@@ -387,6 +665,11 @@ function practiceClick(box, target) {
     b.setAttribute("aria-pressed", String(on));
     b.parentNode.classList.toggle("qb-chosen", on);
   });
+  if (session.mode === "exam") {
+    keepAnswer(session);
+    box.querySelector(".qb-exam-list").replaceWith(examList(session));
+    keepSession(session);
+  }
 }
 
 document.addEventListener("click", e => {

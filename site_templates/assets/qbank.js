@@ -20,6 +20,7 @@ const PARTS = [
   [".qb-due, .qb-review-field", () => import("./review.js")], // "N due today", review scope
   [".qb-saved, .qb-q[data-qid]", () => import("./saved.js")], // stars and notes
   [".qb-match", () => import("./match.js")],
+  [".qb-flash", () => import("./flashcards.js")], // the flashcards page
   [".qb-transfer", () => import("./transfer.js")], // the progress page
 ];
 

@@ -12,7 +12,7 @@
  * (<locale>/api/practice/<field>/<seniority>.json).
  */
 import { h } from "./lib/dom.js";
-import { day, reviewed, scheduled } from "./lib/schedule.js";
+import { day, missed as isMissed, reviewed, scheduled } from "./lib/schedule.js";
 import { PROGRESS, REVIEW } from "./lib/shapes.js";
 import { json, root } from "./lib/site.js";
 import { load, update } from "./lib/storage.js";
@@ -79,7 +79,7 @@ function fillBox(node) {
   }
   const today = day(Date.now());
   const due = list.filter((s) => s.due <= today).length;
-  const missed = list.filter((s) => s.g === 0).length;
+  const missed = list.filter(isMissed).length;
   const line = h("p", { class: "qb-due__line" });
   line.append(h("strong", { class: "qb-due__count", "data-due": String(due) },
     due ? fill(t("reviewDue"), { n: due }) : t("reviewNoneDue")));
@@ -124,7 +124,7 @@ function fillAll() {
  * with their texts in the page's locale. */
 export function draw(box, missed) {
   const today = day(Date.now());
-  const picked = queue(pageScope()).filter((s) => (missed ? s.g === 0 : s.due <= today));
+  const picked = queue(pageScope()).filter((s) => (missed ? isMissed(s) : s.due <= today));
   if (!picked.length) {
     return Promise.resolve({ questions: [], empty: missed ? "reviewNoMisses" : "reviewNothing" });
   }
@@ -148,8 +148,8 @@ function queue(scope) {
   return scheduled(load(PROGRESS), load(REVIEW), scope);
 }
 
-/* One answer of a review session (practice.js): the question moves box from where its
- * schedule put it. */
+/* One answer of a review session (practice.js), an exam or a flashcard: the question's FSRS
+ * memory state moves on from where its schedule put it. */
 export function answered(id, topic, result) {
   if (typeof id !== "string" || id === "__proto__") return;
   update(REVIEW, (stored) => {

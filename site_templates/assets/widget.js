@@ -14,11 +14,12 @@ import { t } from "./lib/text.js";
  * so the reader still sees the feedback and the explanation. */
 let fresh = {};
 
-/* A choice question's first answer is what counts (r, ts): a later attempt (after the
- * right option was shown, or on another day) is kept apart as the latest retry (rr: 1|0,
- * rts), so progress cannot be inflated by clicking the option the page just revealed.
- * Returns true when this answer was a retry. A rating (s) is a self-assessment and is
- * simply replaced. */
+/* A choice question's first answer is what counts (r, ts): a later attempt (on another
+ * visit, or after the answer was shown) is kept apart as the latest retry (rr: 1|0, rts), so
+ * progress cannot be inflated by clicking the option the page just revealed. An answer given
+ * after the question's hint was opened says so (h: 1, a retry's rh: 1): the review queue then
+ * grades it Hard (lib/schedule.js). Returns true when this answer was a retry. A rating (s)
+ * is a self-assessment and is simply replaced. */
 export function record(id, topic, fields) {
   fresh[id] = true;
   const p = progress();
@@ -26,6 +27,8 @@ export function record(id, topic, fields) {
   if ("r" in fields && old && (old.r === 0 || old.r === 1)) {
     old.rr = fields.r;
     old.rts = Date.now();
+    if (fields.h) old.rh = 1;
+    else delete old.rh;
     save(PROGRESS, p);
     return true;
   }
@@ -240,16 +243,28 @@ function conclude(q, ok, answer) {
   q.classList.toggle("qb-answered-right", ok);
   q.classList.toggle("qb-answered-wrong", !ok);
   openAnswer(q);
-  const retry = q.hasAttribute("data-revealed") ||
-    record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { r: ok ? 1 : 0 });
-  if (retry) fb.appendChild(h("span", { class: "qb-retry-note" }, ` ${t("retryNote")}`));
+  const id = q.getAttribute("data-qid");
+  const hint = q.hasAttribute("data-hinted") ? { h: 1 } : {};
+  let note = "";
+  if (!q.hasAttribute("data-revealed")) {
+    if (record(id, q.getAttribute("data-topic"), { r: ok ? 1 : 0, ...hint })) note = "retryNote";
+  } else if (progress()[id]) {
+    note = "retryNote"; // the answer was on show: nothing more is stored
+  } else {
+    // the answer was shown before any attempt: a first attempt that was not known (Again),
+    // due for review the next day
+    record(id, q.getAttribute("data-topic"), { r: 0, p: 1 });
+    note = "peekNote";
+  }
+  if (note) fb.appendChild(h("span", { class: `qb-retry-note qb-${note}` }, ` ${t(note)}`));
   showStatus(q);
   refreshPage();
 }
 
 function rate(q, value) {
   q.removeAttribute("data-revealed");
-  record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { s: value });
+  const hint = q.hasAttribute("data-hinted") && value !== "no" ? { h: 1 } : {};
+  record(q.getAttribute("data-qid"), q.getAttribute("data-topic"), { s: value, ...hint });
   const fb = q.querySelector(".qb-feedback");
   fb.textContent = t("rated") + t(value);
   showStatus(q);
@@ -620,8 +635,19 @@ window.addEventListener("hashchange", target);
   }, true);
 });
 document.addEventListener("toggle", e => {
-  if (e.target instanceof Element && e.target.matches("details.qb-answer")) answerToggled(e.target);
+  if (!(e.target instanceof Element)) return;
+  if (e.target.matches("details.qb-answer")) answerToggled(e.target);
+  else if (e.target.matches("details.qb-hint") && e.target.open) hinted(e.target);
 }, true);
+
+/* A hint opened before the question was answered: the answer that follows is one given with
+ * help (recorded as such). Opened after, it changes nothing. */
+function hinted(details) {
+  const q = details.closest(".qb-q[data-qid]");
+  if (!q || q.classList.contains("qb-answered-right") || q.classList.contains("qb-answered-wrong")) return;
+  if (q.querySelector(".qb-rate-btn[aria-pressed='true']")) return;
+  q.setAttribute("data-hinted", "");
+}
 
 
 /** The reader's answers: {question id: record} (DESIGN.md, "Widget hooks"). */

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { FORMAT, Refusal, cutShort, exported, plan, read } from "../../site_templates/assets/lib/merge.js";
+import { SCHEMA } from "../../site_templates/assets/lib/shapes.js";
 
 const RIGHT = { t: "ml/x", r: 1, ts: 100 };
 const file = (data, more = {}) => JSON.stringify({ format: FORMAT, version: 1, schema: 1, exported: "2026-01-10", data, ...more });
@@ -28,7 +29,7 @@ test("a file that is not ours, cut short or newer is refused with the reason", (
   assert.deepEqual(refusal("nonsense"), ["progress_err_json", {}]);
   assert.deepEqual(refusal('{"format": "other"}'), ["progress_err_foreign", {}]);
   assert.deepEqual(refusal(file({}, { version: "1" })), ["progress_err_fields", {}]);
-  assert.deepEqual(refusal(file({}, { schema: 7 })), ["progress_err_newer", { version: 1, schema: 7, ours: 1 }]);
+  assert.deepEqual(refusal(file({}, { schema: 7 })), ["progress_err_newer", { version: 1, schema: 7, ours: SCHEMA }]);
 });
 
 test("a damaged entry is refused with where it is", () => {
@@ -38,9 +39,11 @@ test("a damaged entry is refused with where it is", () => {
   assert.deepEqual(refusal(file({ later: { a: 3 } })), ["progress_err_entry", { where: "later → a" }]);
 });
 
-test("the storage notice's download is read as a schema-1 file", () => {
+test("the storage notice's download is read as a schema-1 file (its answers then scheduled by FSRS)", () => {
   const rescue = { exported: "2026-01-10", site: "x", readable: { "qbank:v1:progress": { a: RIGHT }, "qbank:v1:practice": null }, setAside: {} };
-  assert.deepEqual(read(JSON.stringify(rescue)), { progress: { a: RIGHT } });
+  const data = read(JSON.stringify(rescue));
+  assert.deepEqual(data.progress, { a: RIGHT });
+  assert.deepEqual(Object.keys(data.review), ["a"]);
 });
 
 test("merging: the newer record wins, new ones are added, lists are joined once", () => {

@@ -1,52 +1,89 @@
-/* The review schedule: Leitner boxes (DESIGN.md, "Review queue"). Pure: no storage, no page
- * (tests/js/schedule.test.js runs it in node); review.js reads the records and writes them.
+/* The review schedule: FSRS-6 with its default parameters (DESIGN.md, "The review queue").
+ * Pure: no storage, no page (tests/js/schedule.test.mjs runs it in node, and
+ * tests/test_fsrs_parity.py against py-fsrs); review.js reads the records and writes them.
  *
- * Every answered question sits in a box 1..6 and comes back DAYS[box - 1] days (1, 2, 4, 8,
- * 16, 32) after the local day of its last answer. A right answer (or "I knew it") moves it up
- * one box, a wrong one (or "I didn't know") back to box 1, "Partly" keeps it where it is; a
- * first answer starts from box 1. The schedule is derived, never stored for topic pages: the
- * first answer and the latest retry of a progress record (qbank:v1:progress) give a question
- * its box; review sessions keep their own records (qbank:v1:review: {t, b: box, r or s,
- * n: reviews, ts}). Of the two, the newer one (ts, rts) sets the box. */
+ * The memory model and intervals are ts-fsrs's (vendor/ts-fsrs.js: next_state, next_interval)
+ * without learning steps and without fuzz: a question comes back after whole days, the same
+ * ones py-fsrs gives. Days are the reader's calendar days ("today" turns at their midnight).
+ *
+ * What the reader did gives the grade (`rating`): wrong or "I didn't know" Again, right after
+ * a hint or "Partly" Hard, right or "I knew it" Good; a flashcard's own rating (g: 1..4) as
+ * it is. A pick after the answer was shown, with no attempt before, is stored as a wrong
+ * first answer (Again: it was not known).
+ *
+ * The schedule is derived, never stored, for topic pages: a progress record's first answer
+ * (qbank:v1:progress, at ts) is a new card's first review and its latest retry (rr at rts)
+ * one more. Review sessions, exams and flashcards keep their own records (qbank:v1:review):
+ * {t, r or s or g (the last result), n: reviews, ts: last review, S: stability, D:
+ * difficulty, due: local day, l: lapses}. Of the two, the newer one (ts) is the base; a
+ * topic-page retry after it is one more review. */
 
+import { Rating, fsrs } from "../vendor/ts-fsrs.js";
 import { plain } from "./shapes.js";
 
-export const DAYS = [1, 2, 4, 8, 16, 32]; // box n waits DAYS[n - 1] days
 const DAY = 86400000;
-const RATED = { know: 1, partly: 0.5, no: 0 };
+const RATED = { know: Rating.Good, partly: Rating.Hard, no: Rating.Again };
+
+export const scheduler = fsrs({
+  enable_fuzz: false,
+  enable_short_term: true, // same-day repeats use FSRS-6's short-term stability (as py-fsrs)
+  learning_steps: [],
+  relearning_steps: [],
+});
 
 /** The local calendar day of a time (ms): "today" turns at the reader's midnight. */
 export function day(ms) {
   return Math.floor((ms - new Date(ms).getTimezoneOffset() * 60000) / DAY);
 }
 
-/** One answer's grade: 1 right / knew it, 0 wrong / didn't know, 0.5 partly; else undefined. */
-export function grade(r) {
-  if (r.s !== undefined) return RATED[r.s];
-  return r.r === 0 || r.r === 1 ? r.r : undefined;
+/** The FSRS rating (1 Again .. 4 Easy) of one answer: {g} a flashcard's rating, {s} an open
+ * question's self-assessment, {r: 1|0} a choice (h: after a hint, which makes a known one
+ * Hard); else undefined. */
+export function rating(result) {
+  if (!plain(result)) return undefined;
+  if (Number.isInteger(result.g) && result.g >= 1 && result.g <= 4) return result.g;
+  if (result.s !== undefined) return result.h && result.s === "know" ? Rating.Hard : RATED[result.s];
+  if (result.r === 0) return Rating.Again;
+  if (result.r === 1) return result.h ? Rating.Hard : Rating.Good;
+  return undefined;
 }
 
-/** The box after an answer of grade `g` in box `box`. */
-export function step(box, g) {
-  if (g === 1) return Math.min(box + 1, DAYS.length);
-  return g === 0 ? 1 : box;
+/** A memory state after one review of `rated` at `ms`, from `before` ({S, D, ts, n, l}
+ * or null for a question never reviewed): {S, D, ts, n, l, due: local day}. The days since
+ * the last review are the reader's calendar days; the interval is FSRS's for the new
+ * stability (no ordering of Hard < Good < Easy intervals: py-fsrs has none either). */
+export function review(before, rated, ms) {
+  const elapsed = before ? Math.max(0, day(ms) - day(before.ts)) : 0;
+  const next = scheduler.next_state(before ? { stability: before.S, difficulty: before.D } : null, elapsed, rated);
+  const lapsed = before && rated === Rating.Again ? 1 : 0;
+  return { S: next.stability, D: next.difficulty, ts: ms, n: (before ? before.n : 0) + 1,
+    l: (before ? before.l : 0) + lapsed, due: day(ms) + scheduler.next_interval(next.stability, elapsed) };
+}
+
+/* A review record's memory state, if it has a readable one. */
+function memory(v) {
+  const ok = plain(v) && typeof v.t === "string" && typeof v.ts === "number" && typeof v.S === "number" &&
+    v.S > 0 && typeof v.D === "number" && v.D >= 1 && v.D <= 10 && Number.isInteger(v.due);
+  return ok ? { S: v.S, D: v.D, ts: v.ts, n: Number(v.n) || 0, l: Number(v.l) || 0, due: v.due } : null;
 }
 
 /** A question's place in the queue from its progress record `a` and review record `v`:
- * {id, t: "field/topic", box, g: latest grade, ts: last answer, due: local day}, or null for
- * a question never answered. */
+ * {id, t: "field/topic", g: latest rating, ts: last answer, due: local day, S, D, n, l}, or
+ * null for a question never answered. */
 export function schedule(id, a, v) {
   let s = null;
-  if (plain(a) && typeof a.t === "string" && grade(a) !== undefined) {
-    s = { id, t: a.t, box: step(1, grade(a)), g: grade(a), ts: Number(a.ts) || 0 };
+  const first = plain(a) && typeof a.t === "string" ? rating(a) : undefined;
+  const ts = plain(a) ? Number(a.ts) || 0 : 0;
+  const stored = memory(v);
+  if (stored && (first === undefined || stored.ts >= ts)) {
+    s = { id, t: v.t, g: rating(v) ?? Rating.Good, ...stored };
+  } else if (first !== undefined) {
+    s = { id, t: a.t, g: first, ...review(null, first, ts) };
   }
-  const reviewed = plain(v) && typeof v.t === "string" && Number.isInteger(v.b) &&
-    v.b >= 1 && v.b <= DAYS.length && typeof v.ts === "number" && grade(v) !== undefined;
-  if (reviewed && (!s || v.ts >= s.ts)) s = { id, t: v.t, box: v.b, g: grade(v), ts: v.ts };
   if (s && plain(a) && (a.rr === 0 || a.rr === 1) && typeof a.rts === "number" && a.rts > s.ts) {
-    s = { id, t: s.t, box: step(s.box, a.rr), g: a.rr, ts: a.rts }; // a retry on a topic page
+    const again = rating({ r: a.rr, h: a.rh });
+    s = { id, t: s.t, g: again, ...review(s, again, a.rts) }; // a retry on a topic page
   }
-  if (s) s.due = day(s.ts) + DAYS[s.box - 1];
   return s;
 }
 
@@ -69,18 +106,24 @@ export function scheduled(progress, reviews, scope) {
   return list.sort((a, b) => a.due - b.due || a.ts - b.ts || (a.id < b.id ? -1 : 1));
 }
 
-/** The review record after answering question `id` (of `topic`) with `result` ({r} or {s})
- * at `now`, from its progress record `a` and its review record `v` before; null for a result
- * that is not an answer. */
+/** The review record after answering question `id` (of `topic`) with `result` ({r, h}, {s}
+ * or {g}) at `now`, from its progress record `a` and its review record `v` before; null for
+ * a result that is not an answer. */
 export function reviewed(id, topic, result, a, v, now) {
-  const g = plain(result) ? grade(result) : undefined;
-  if (g === undefined) return null;
+  const rated = rating(result);
+  if (rated === undefined) return null;
   const before = schedule(id, a, v);
   const old = plain(v) ? v : {};
-  const record = { ...old, t: topic, b: step(before ? before.box : 1, g), n: (Number(old.n) || 0) + 1, ts: now };
-  delete record.r;
-  delete record.s;
-  if (result.s !== undefined) record.s = result.s;
+  const next = review(before, rated, now);
+  const record = { ...old, t: topic, n: (Number(old.n) || 0) + 1, ts: now, S: next.S, D: next.D, due: next.due,
+    l: next.l };
+  for (const name of ["r", "s", "g", "h", "b"]) delete record[name];
+  if (result.g !== undefined) record.g = result.g;
+  else if (result.s !== undefined) record.s = result.s;
   else record.r = result.r;
+  if (result.h) record.h = 1;
   return record;
 }
+
+/** Whether a scheduled question's latest answer was a miss (Again). */
+export const missed = (s) => s.g === Rating.Again;

@@ -2,17 +2,23 @@
  * storage, no page (tests/js/shapes.test.js runs it in node). lib/storage.js checks every key
  * it reads with `check`; transfer.js checks imported files with it and migrates them. */
 
+import { fromLeitner } from "./leitner.js";
+
 export const PREFIX = "qbank:v1:";
 export const PROGRESS = `${PREFIX}progress`;
 export const HISTORY = `${PREFIX}practice`;
 export const REVIEW = `${PREFIX}review`;
 export const SAVED = `${PREFIX}saved`;
 export const META = `${PREFIX}meta`;
+/* The session clock's settings ({limit: minutes, hidden: bool}): this browser's, not study
+ * state (the colon keeps it out of the export file). */
+export const TIMER = `${PREFIX}prefs:timer`;
 
 /* The schema the stored state is at: META {"schema": n}, none = 1. MIGRATIONS[n] turns a state
- * {name: value} of schema n into one of n + 1 (none yet: schema 1 is the first). */
-export const SCHEMA = 1;
-export const MIGRATIONS = {};
+ * {name: value} of schema n into one of n + 1: 1 → 2 the review queue's Leitner boxes to
+ * FSRS memory states (lib/leitner.js). */
+export const SCHEMA = 2;
+export const MIGRATIONS = { 1: fromLeitner };
 
 /** `state` ({name: value}) of schema `from` brought to schema `to` by `steps`. */
 export function migrate(state, from, steps = MIGRATIONS, to = SCHEMA) {
@@ -37,6 +43,7 @@ const SHAPES = {
   [REVIEW]: { empty: () => ({}), records: plain },
   [SAVED]: { empty: () => ({ v: 1, items: {} }), items: plain },
   [HISTORY]: { empty: () => [], list: historyEntry },
+  [TIMER]: { empty: () => ({}), records: (v) => typeof v === "number" || typeof v === "boolean" },
 };
 
 /** What `key` holds when nothing is stored (a fresh value), or undefined for a key qbank does
