@@ -132,10 +132,12 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
         if extension not in config.markdown_extensions:
             config.markdown_extensions.append(extension)
     config.mdx_configs.setdefault("toc", {}).setdefault("permalink", True)
-    for target, assets in (
-        (config.extra_css, settings.stylesheets),
-        (config.extra_javascript, settings.scripts),
-    ):
-        for asset in assets:
-            if asset not in [str(item) for item in target]:
-                target.append(asset)
+    for asset in settings.stylesheets:
+        if asset not in [str(item) for item in config.extra_css]:
+            config.extra_css.append(asset)
+    # The scripts are modules: a plain <script> of one (a site's own listing) would not run.
+    for script in settings.scripts:
+        config.extra_javascript[:] = [s for s in config.extra_javascript if str(s) != script]
+        module = c.ExtraScriptValue(script)
+        module.type = "module"
+        config.extra_javascript.append(module)

@@ -63,7 +63,14 @@ MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
 REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
 PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, PROGRESS_PAGE)  # field keys reserved
+FLASHCARDS_PAGE = "flashcards"  # <locale>/flashcards/: cards rated into the review queue
+LOCALE_PAGES = (
+    MATCH_PAGE,
+    SAVED_PAGE,
+    REVIEW_PAGE,
+    FLASHCARDS_PAGE,
+    PROGRESS_PAGE,
+)  # field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -391,6 +398,7 @@ class _Renderer:
                 "explanation": markup(q.explanation),
                 "assesses": markup(q.assesses),
                 "model_answer": markup(q.model_answer),
+                "hint": markup(q.hint),
             },
             [(k, markup(v)) for k, v in (q.options or {}).items()],
             self.links(entry, locale),
@@ -704,6 +712,7 @@ class _Renderer:
         levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
         nav: list[Any] = [f"{base}/index.md"]
         specs = []
+        practice_topics: list[tuple[str, str]] = []  # the practice page's topic choices
         for spec_key, spec in field_.specializations.items():
             topics = []
             spec_page = f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
@@ -723,6 +732,8 @@ class _Renderer:
                     }
                 )
                 spec_nav.append({topic_name: f"{base}/{topic_key}/index.md"})
+                if here:
+                    practice_topics.append((topic_key, topic_name))
                 if only is None or (field_key, topic_key) in only:
                     self.topic_pages(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
@@ -757,6 +768,7 @@ class _Renderer:
             field_name=field_name,
             locale=locale,
             seniorities=levels,
+            topics=practice_topics,
             t=t,
         )
         return nav
@@ -906,10 +918,11 @@ def question_body(
 ) -> str:
     """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
 
-    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses and model
-    answer, ``options`` that of each option; every other value is escaped here. Written as
-    plain string building: it runs once per question and locale (90,000 times for a bank of
-    30,000 questions in three languages), where a template costs more per call.
+    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses, model
+    answer and hint (the last optional), ``options`` that of each option; every other value
+    is escaped here. Written as plain string building: it runs once per question and locale
+    (90,000 times for a bank of 30,000 questions in three languages), where a template
+    costs more per call.
     """
     q, e = entry.question, escape
     out = ['<div class="qb-meta">']
@@ -931,6 +944,11 @@ def question_body(
         )
     if html_of["prompt"]:  # empty when the heading holds the whole prompt
         out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
+    if html_of.get("hint"):
+        out.append(
+            f'<details class="qb-hint"><summary>{e(t["hint"])}</summary>\n'
+            f'<div class="qb-hint-text">\n{html_of["hint"]}\n</div>\n</details>\n'
+        )
     if q.is_choice:
         out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
         out += [
@@ -992,10 +1010,10 @@ def _invitation(
 
 def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
     """Every localized text of a question: the prompt first, then explanation, assesses,
-    model answer and the options."""
+    model answer, hint and the options."""
     q = entry.question
     yield q.prompt
-    for texts in (q.explanation, q.assesses, q.model_answer):
+    for texts in (q.explanation, q.assesses, q.model_answer, q.hint):
         if texts:
             yield texts
     yield from (q.options or {}).values()

@@ -234,12 +234,16 @@ def tree_config(
     config["markdown_extensions"] = _with_required_extensions(
         user.get("markdown_extensions"), settings.extensions
     )
-    for key, ours in (
-        ("extra_css", settings.stylesheets),
-        ("extra_javascript", settings.scripts),
-    ):
-        kept = [item for item in user.get(key) or [] if str(item) not in ASSETS]
-        config[key] = kept + list(ours)
+    kept = [item for item in user.get("extra_css") or [] if str(item) not in ASSETS]
+    config["extra_css"] = kept + list(settings.stylesheets)
+    # The scripts are modules: a plain <script> of one (a site's own listing) would not run.
+    scripts = user.get("extra_javascript") or []
+    kept = [
+        item
+        for item in scripts
+        if (item.get("path") if isinstance(item, dict) else item) not in settings.scripts
+    ]
+    config["extra_javascript"] = [*kept, *({"path": s, "type": "module"} for s in settings.scripts)]
     # The plugin's settings of the default locale's build, and what one build of every
     # locale needs besides: each locale's strings, site name and language.
     shared = settings.extra
