@@ -24,6 +24,7 @@ LAZY_ASSETS = (
     "assets/review.js",
     "assets/practice.js",  # the practice and review pages' session
     "assets/transfer.js",
+    "assets/offline.js",  # every page, as an ES module, when the site has its service worker
 )  # (pages load them)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (

@@ -15,6 +15,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
 from qbank.bank import Bank, Entry
+from qbank.offline import PAGE_SCRIPT
 from qbank.parts import DEFAULT_PAGE_SIZE, question_url
 from qbank.plugin import internals
 from qbank.render import RenderedSite, RenderOptions
@@ -48,6 +49,9 @@ class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
     page_size = c.Type(int, default=DEFAULT_PAGE_SIZE)
     """At most this many questions on a topic page; a bigger topic gets numbered pages
     (``<topic>/``, ``<topic>--2/``, …). 0: one page per topic whatever its size."""
+    offline = c.Type(bool, default=True)
+    """Ship the service worker (``sw.js``) that keeps visited pages and kept fields for
+    offline study; ``false`` leaves it out (``mkdocs serve`` never installs one)."""
 
 
 @dataclass(frozen=True)
@@ -109,9 +113,10 @@ def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
     return question_url(bank, page_size, "" if use_directory_urls else "index.html")
 
 
-def configure_site(config: MkDocsConfig, shared: Shared) -> None:
+def configure_site(config: MkDocsConfig, shared: Shared, *, offline: bool) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
-    extensions and assets of ``shared.locale``'s build."""
+    extensions and assets of ``shared.locale``'s build (with ``offline``, the page script
+    of the service worker: ``qbank.offline``)."""
     bank, locale = shared.bank, shared.locale
     # Material writes nav titles and the site name into HTML unescaped: escape them.
     config.nav = escaped_nav(shared.site.nav[locale])
@@ -148,3 +153,12 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
         target = config.extra_css if asset.endswith(".css") else config.extra_javascript
         if asset not in [str(item) for item in target]:
             target.append(asset)
+    present = [str(item) for item in config.extra_javascript]
+    if offline and PAGE_SCRIPT not in present:
+        script = c.ExtraScriptValue(PAGE_SCRIPT)
+        script.type = "module"  # (offline.js is an ES module)
+        config.extra_javascript.append(script)
+    elif not offline and PAGE_SCRIPT in present:
+        config.extra_javascript[:] = [
+            item for item in config.extra_javascript if str(item) != PAGE_SCRIPT
+        ]

@@ -27,6 +27,7 @@ from mkdocs.structure.pages import Page
 from qbank import background
 from qbank.bank import Bank
 from qbank.minify import compact_page
+from qbank.offline import write_site_offline, write_worker
 from qbank.plugin import internals, report
 from qbank.plugin.banner import show_problems
 from qbank.plugin.config import (
@@ -57,6 +58,10 @@ from qbank.plugin.watch import watch_bank
 from qbank.problems import ContentError
 from qbank.render import RenderedSite, RenderOptions
 from qbank.templates import TEMPLATES
+from qbank.theme import ASSETS, LAZY_ASSETS
+
+SHELL = (*ASSETS, *LAZY_ASSETS)
+"""qbank's part of the offline shell (the theme's is read from the built home page)."""
 
 
 class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
@@ -76,6 +81,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.started = 0.0  # when this build began (``on_config``)
         self.build_started = 0.0  # when MkDocs began building this build's pages
+
+    @property
+    def offline(self) -> bool:
+        """Whether pages register the service worker (never under ``mkdocs serve``)."""
+        return bool(self.config.offline) and self.serve is None
 
     @property
     def derived(self) -> bool:
@@ -106,7 +116,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         shared = self.building
         assert shared is not None
         filter_cross_locale_links(frozenset(shared.bank.catalog.locales))
-        configure_site(config, shared)
+        configure_site(config, shared, offline=self.offline)
         if self.serve is not None:
             self.serve.configure(config)
         return config
@@ -308,8 +318,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.derived:
             return
         if self.serve is not None:
+            write_worker(Path(config.site_dir), None)  # removes a built site's worker
             self.serve.publish(config, self.shared, self.options)
         elif self.staged is not None:
+            if self.offline and self.shared is not None:
+                started = time.monotonic()
+                made = write_site_offline(Path(config.site_dir), self.shared.bank, SHELL)
+                phase(started, "offline files: build %s", made.build)
             staged, self.staged = self.staged, None
             staged.publish(config, self.started)
 
