@@ -309,3 +309,52 @@ def write_worker(site: Path, data: dict[str, Any] | None) -> None:
     """Write ``sw.js`` into ``site`` (``data`` None: the worker that removes itself)."""
     site.mkdir(parents=True, exist_ok=True)
     (site / WORKER).write_bytes(worker_script(data))
+
+
+def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
+    """What is wrong with the offline files of the built ``site``, as (file, message): the
+    worker's list of files (shell, home page, each locale's pages) against the site, each
+    manifest's files (present, of the stated size and digest) and build against the
+    worker's, the build id against the files served now, and the home page's theme files
+    against the shell. A site without ``sw.js`` has nothing to check."""
+    worker = site / WORKER
+    if not worker.is_file():
+        return
+    data = read_worker_data(worker.read_text("utf-8", "replace"))
+    if data is None:
+        yield WORKER, "not a qbank worker: its first line holds no build data"
+        return
+    if data.get("off"):
+        yield WORKER, "the worker that removes itself (mkdocs serve's) is not for a built site"
+        return
+    files = site_files(site)
+    build = build_id(files)
+    if data.get("build") != build:
+        yield WORKER, (
+            f"build {data.get('build')} does not match the files served ({build}): a file"
+            " changed after the build, so readers' kept copies would mix two builds"
+        )
+    listed = [*data.get("shell", []), *([data["home"]] if data.get("home") else [])]
+    listed += [p for pages in data.get("locales", {}).values() for p in pages]
+    for path in listed:
+        if path not in files:
+            yield WORKER, f"lists {path}, which the site does not have"
+    home = data.get("home") or ""
+    if home in files:
+        text = (site / home).read_text("utf-8", "replace")
+        for asset in page_assets(text, home, files):
+            if asset not in data.get("shell", []):
+                yield WORKER, f"the shell lacks {asset}, which {home} loads"
+    for path, manifest in manifests(site):
+        if manifest.get("build") != data.get("build"):
+            yield path, f"build {manifest.get('build')} is not the worker's {data.get('build')}"
+        total = 0
+        for name, size, digest in manifest.get("files", []):
+            found = files.get(name)
+            if found is None:
+                yield path, f"lists {name}, which the site does not have"
+            elif (found.size, found.digest) != (size, digest):
+                yield path, f"{name}: size or digest differs from the file's"
+            total += size
+        if total != manifest.get("bytes"):
+            yield path, f"bytes {manifest.get('bytes')} is not the sum of its files ({total})"
