@@ -61,6 +61,7 @@ from qbank.search import (
     question_doc,
     search_settings,
 )
+from qbank.offline import MANIFEST_DIR, PAGE_SCRIPT, WORKER, is_offline_file, write_site_offline
 from qbank.sitemaps import locale_sitemap
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES
@@ -159,14 +160,29 @@ def _name(item: Any) -> str:
     return str(next(iter(item))) if isinstance(item, dict) and item else str(item)
 
 
-def page_size_of(user: dict[str, Any], path: Path) -> int:
-    """The ``page_size`` of the qbank plugin's settings in the user's mkdocs.yml (read
-    as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
+def _qbank_settings(user: dict[str, Any]) -> dict[str, Any]:
+    """The qbank plugin's settings in the user's mkdocs.yml (empty when it has none)."""
     plugins = user.get("plugins") or []
     items = [{k: v} for k, v in plugins.items()] if isinstance(plugins, dict) else plugins
     found = next((item for item in items if _name(item) == "qbank"), None)
     settings = found.get("qbank") if isinstance(found, dict) else None
-    value = settings.get("page_size", DEFAULT_PAGE_SIZE) if isinstance(settings, dict) else None
+    return settings if isinstance(settings, dict) else {}
+
+
+def offline_of(user: dict[str, Any]) -> bool:
+    """Whether the tree ships the service worker (the qbank plugin's ``offline``)."""
+    return _qbank_settings(user).get("offline", True) is not False
+
+
+def _offline_file(path: str) -> bool:
+    """A tree path ``_offline`` writes (``sync`` leaves it for that)."""
+    return path.startswith(f"{DOCS}/") and is_offline_file(path[len(DOCS) + 1 :])
+
+
+def page_size_of(user: dict[str, Any], path: Path) -> int:
+    """The ``page_size`` of the qbank plugin's settings in the user's mkdocs.yml (read
+    as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
+    value = _qbank_settings(user).get("page_size", DEFAULT_PAGE_SIZE)
     if value is None:
         return DEFAULT_PAGE_SIZE
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -237,6 +253,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     for key, suffix in (("extra_css", ".css"), ("extra_javascript", ".js")):
         kept = [item for item in user.get(key) or [] if str(item) not in ASSETS]
         config[key] = kept + [asset for asset in ASSETS if asset.endswith(suffix)]
+    if offline_of(user):  # (the page side of the service worker, an ES module)
+        config["extra_javascript"].append({"path": PAGE_SCRIPT, "type": "module"})
     extra = dict(user.get("extra") or {})
     extra["qbank_locale"] = default
     extra["qbank_strings"] = strings_for(default)["widget"]
@@ -446,13 +464,17 @@ class TreeBuilder:
         options = _tree_options(self.options(user))
         own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
         self.out.mkdir(parents=True, exist_ok=True)
+        offline = offline_of(user)
         if not self.keep:
-            return sync(
+            report = sync(
                 self.out,
                 tree_files(
                     bank, _by_locale(bank, options, progress), user, own_docs=own, release=True
                 ),
+                _offline_file,
             )
+            self._offline(bank, offline)
+            return report
         update, before = None, self.bank
         if before is not None and self.site is not None:
             update = update_site(before, self.site, bank, options, self.bodies)
@@ -483,9 +505,19 @@ class TreeBuilder:
             return parts[1] not in locales or practice
 
         files = tree_files(bank, [site], user, fields, own, locales, search=False)
-        report = sync(self.out, files, untouched)
+        report = sync(self.out, files, lambda path: untouched(path) or _offline_file(path))
         self._index(bank, options.page_size)
+        self._offline(bank, offline)
         return report
+
+    def _offline(self, bank: Bank, offline: bool) -> None:
+        """The service worker and field manifests of the tree (``qbank.offline``), or none."""
+        docs = self.out / DOCS
+        if offline:
+            write_site_offline(docs, bank, (*ASSETS, *LAZY_ASSETS), tree=True)
+            return
+        for path in [docs / WORKER, *docs.glob(f"*/{MANIFEST_DIR}/*.json")]:
+            path.unlink(missing_ok=True)
 
     def _index(self, bank: Bank, page_size: int) -> None:
         """Bring the search index up to ``bank``: written whole the first time, then an

@@ -86,8 +86,20 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
-def site_files(site: Path) -> dict[str, SiteFile]:
-    """Every file of the site folder the worker may serve, by site-root path (sorted)."""
+def _served_path(path: str) -> str:
+    """Where a tree's file is served once published: ``a/index.md`` and ``a.md`` as
+    ``a/index.html`` (directory URLs), anything else as it is."""
+    if not path.endswith(".md"):
+        return path
+    stem = path[: -len(".md")]
+    if stem == "index" or stem.endswith("/index"):
+        return stem + ".html"
+    return stem + "/index.html"
+
+
+def site_files(site: Path, *, tree: bool = False) -> dict[str, SiteFile]:
+    """Every file of the site folder the worker may serve, by site-root path (sorted);
+    ``tree``: a ``qbank build`` docs folder, its pages named as they will be served."""
     found: dict[str, SiteFile] = {}
     stack = [site]
     while stack:
@@ -100,6 +112,8 @@ def site_files(site: Path) -> dict[str, SiteFile]:
                     stack.append(Path(entry.path))
                     continue
                 path = Path(entry.path).relative_to(site).as_posix()
+                if tree:
+                    path = _served_path(path)
                 if _NOT_SERVED.search(path):
                     continue
                 data = Path(entry.path).read_bytes()
@@ -205,12 +219,14 @@ def offline_files(
     fields: Iterable[str],
     shell: Iterable[str],
     strings: dict[str, dict[str, str]],
+    *,
+    tree: bool = False,
 ) -> OfflineFiles:
     """The worker and the manifests of the site in the folder ``site`` (written by
     ``write_offline``). ``shell``: the qbank assets every reader keeps; the theme's are
     found in the default (first) locale's home page. ``strings``: per locale, the worker's
     text (the page it shows for a page that was never kept)."""
-    files = site_files(site)
+    files = site_files(site, tree=tree)
     build = build_id(files)
     locales = list(locales)
     fields = list(fields)
@@ -231,7 +247,7 @@ def offline_files(
                 continue  # (a field with no page in this locale)
             listed = [[p, files[p].size, files[p].digest] for p in chosen]
             total = sum(files[p].size for p in chosen)
-            manifest = {
+            manifest: dict[str, Any] = {
                 "format": FORMAT,
                 "build": build,
                 "locale": locale,
@@ -239,6 +255,8 @@ def offline_files(
                 "bytes": total,
                 "files": listed,
             }
+            if tree:
+                manifest["tree"] = True
             out.files[f"{locale}/{MANIFEST_DIR}/{name}.json"] = _json(manifest)
             out.field_bytes[(locale, name)] = total
             summary[name] = [total, len(chosen)]
@@ -252,6 +270,8 @@ def offline_files(
         "locales": own_pages,
         "text": strings,
     }
+    if tree:  # (sizes and digests are of the Markdown; the publisher makes the HTML)
+        data["tree"] = True
     out.files[WORKER] = worker_script(data)
     return out
 
@@ -261,11 +281,18 @@ def _json(data: Any) -> bytes:
 
 
 def write_offline(site: Path, made: OfflineFiles) -> None:
-    """Write ``made``'s files into the site folder."""
+    """Write ``made``'s files into the site folder (each only when its bytes changed)."""
     for path, data in made.files.items():
         target = site / path
+        if target.is_file() and target.read_bytes() == data:
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+
+
+def is_offline_file(path: str) -> bool:
+    """Whether the site-root ``path`` is one ``offline_files`` makes."""
+    return path == WORKER or f"/{MANIFEST_DIR}/" in path
 
 
 def read_worker_data(script: str) -> dict[str, Any] | None:
@@ -290,9 +317,11 @@ def worker_text(locale: str) -> dict[str, str]:
     return {"title": table["page_title"], "text": table["page_text"], "home": table["page_home"]}
 
 
-def write_site_offline(site: Path, bank: Bank, shell: Iterable[str]) -> OfflineFiles:
-    """Write ``sw.js`` and every locale's field manifests into the built ``site``
-    (``shell``: qbank's assets, which every reader keeps)."""
+def write_site_offline(
+    site: Path, bank: Bank, shell: Iterable[str], *, tree: bool = False
+) -> OfflineFiles:
+    """Write ``sw.js`` and every locale's field manifests into the built ``site`` (``tree``:
+    a ``qbank build`` docs folder; ``shell``: qbank's assets, which every reader keeps)."""
     locales = bank.catalog.locales
     made = offline_files(
         site,
@@ -300,6 +329,7 @@ def write_site_offline(site: Path, bank: Bank, shell: Iterable[str]) -> OfflineF
         list(bank.catalog.fields),
         shell,
         {locale: worker_text(locale) for locale in locales},
+        tree=tree,
     )
     write_offline(site, made)
     return made
@@ -327,7 +357,7 @@ def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
     if data.get("off"):
         yield WORKER, "the worker that removes itself (mkdocs serve's) is not for a built site"
         return
-    files = site_files(site)
+    files = site_files(site, tree=tree)
     build = build_id(files)
     if data.get("build") != build:
         yield WORKER, (
@@ -342,7 +372,7 @@ def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
     home = data.get("home") or ""
     if home in files:
         text = (site / home).read_text("utf-8", "replace")
-        for asset in page_assets(text, home, files):
+        for asset in page_assets(text, home, files) if exact else ():
             if asset not in data.get("shell", []):
                 yield WORKER, f"the shell lacks {asset}, which {home} loads"
     for path, manifest in manifests(site):
@@ -353,7 +383,7 @@ def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
             found = files.get(name)
             if found is None:
                 yield path, f"lists {name}, which the site does not have"
-            elif (found.size, found.digest) != (size, digest):
+            elif exact and (found.size, found.digest) != (size, digest):
                 yield path, f"{name}: size or digest differs from the file's"
             total += size
         if total != manifest.get("bytes"):
