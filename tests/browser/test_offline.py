@@ -6,6 +6,7 @@ only when the reader reloads, with no file of the old build in the new page."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -16,6 +17,8 @@ from typing import Any
 
 import pytest
 from sitebuild import QUESTIONS, build_site, write_bank, write_small_bank
+
+from qbank.offline import worker_script
 
 pytestmark = pytest.mark.browser
 
@@ -207,3 +210,31 @@ def test_a_new_build_waits_for_the_reader_and_never_mixes(
         checked += 1
     assert checked >= 5
     assert (first / "sw.js").read_bytes() != (second / "sw.js").read_bytes()
+
+
+@pytest.mark.parametrize("successor", ["offline-false", "serve"])
+def test_a_site_without_the_worker_removes_it(
+    tab: Any, sites: tuple[Sites, Path, Path], successor: str
+) -> None:
+    """A later build with ``offline: false`` (no sw.js), or ``mkdocs serve`` on the same
+    origin (its sw.js removes itself), leaves no worker and no cache behind."""
+    site, first, _ = sites
+    tab.goto("en/")
+    wait_controlled(tab)
+    wait_kept(tab, "en/review/index.html")
+    after = site.root / f"after-{successor}"
+    if not after.exists():
+        shutil.copytree(first, after)
+        if successor == "serve":
+            (after / "sw.js").write_bytes(worker_script(None))
+        else:
+            (after / "sw.js").unlink()
+    site.serve(after)
+    tab.reload()
+    tab.wait_for_function(
+        """async () => (await navigator.serviceWorker.getRegistrations()).length === 0
+            && (await caches.keys()).length === 0""",
+        timeout=30_000,
+    )
+    tab.reload()
+    assert tab.evaluate("() => navigator.serviceWorker.controller") is None
