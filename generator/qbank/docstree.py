@@ -39,6 +39,7 @@ from qbank.bank import Bank, Checked, Entry, load_bank
 from qbank.incremental.cache import FileCache
 from qbank.minify import asset_bytes
 from qbank.model import TEXT_FIELDS, Catalog
+from qbank.offline import MANIFEST_DIR, PAGE_SCRIPT, WORKER, is_offline_file, write_site_offline
 from qbank.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.problems import ContentError, Problem, display_path
 from qbank.progress import Report, no_progress
@@ -61,7 +62,6 @@ from qbank.search import (
     question_doc,
     search_settings,
 )
-from qbank.offline import MANIFEST_DIR, PAGE_SCRIPT, WORKER, is_offline_file, write_site_offline
 from qbank.sitemaps import locale_sitemap
 from qbank.strings import strings_for
 from qbank.templates import TEMPLATES

@@ -236,7 +236,9 @@ def offline_files(
         theme = page_assets((site / home).read_text("utf-8", "replace"), home, files)
     kept_shell = [p for p in dict.fromkeys([*shell, *theme]) if p in files]
     out = OfflineFiles(build)
-    own_pages = {loc: [f"{loc}/{p}" for p in LOCALE_PAGES if f"{loc}/{p}" in files] for loc in locales}
+    own_pages = {
+        loc: [f"{loc}/{p}" for p in LOCALE_PAGES if f"{loc}/{p}" in files] for loc in locales
+    }
     for locale in locales:
         paths = _field_paths(files, locale, fields)
         search = _search_needs(site, locale, fields)
@@ -263,7 +265,7 @@ def offline_files(
         out.files[f"{locale}/{MANIFEST_DIR}/{SUMMARY}"] = _json(
             {"format": FORMAT, "build": build, "fields": summary}
         )
-    data = {
+    data: dict[str, Any] = {
         "build": build,
         "shell": kept_shell,
         "home": home if home in files else "",
@@ -357,12 +359,16 @@ def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
     if data.get("off"):
         yield WORKER, "the worker that removes itself (mkdocs serve's) is not for a built site"
         return
-    files = site_files(site, tree=tree)
+    files = site_files(site)
     build = build_id(files)
-    if data.get("build") != build:
-        yield WORKER, (
-            f"build {data.get('build')} does not match the files served ({build}): a file"
-            " changed after the build, so readers' kept copies would mix two builds"
+    exact = not data.get("tree")  # (a tree's figures are of its Markdown, not these files)
+    if exact and data.get("build") != build:
+        yield (
+            WORKER,
+            (
+                f"build {data.get('build')} does not match the files served ({build}): a file"
+                " changed after the build, so readers' kept copies would mix two builds"
+            ),
         )
     listed = [*data.get("shell", []), *([data["home"]] if data.get("home") else [])]
     listed += [p for pages in data.get("locales", {}).values() for p in pages]

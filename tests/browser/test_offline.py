@@ -5,7 +5,6 @@ only when the reader reloads, with no file of the old build in the new page."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import threading
@@ -54,7 +53,7 @@ class Sites:
         link = self.root / "served.new"
         link.unlink(missing_ok=True)
         link.symlink_to(site, target_is_directory=True)
-        os.replace(link, self.served)  # (one rename: a request sees one build or the other)
+        link.replace(self.served)  # (one rename: a request sees one build or the other)
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +150,11 @@ def test_a_kept_field_works_offline_page_by_page_and_in_practice(tab: Any) -> No
         timeout=30_000,
     )
     tab.context.set_offline(True)
-    for path in ("en/backend/indexing/", "en/backend/level-senior/", "en/backend/topics/databases/"):
+    for path in (
+        "en/backend/indexing/",
+        "en/backend/level-senior/",
+        "en/backend/topics/databases/",
+    ):
         tab.goto(path)
         tab.wait_for_selector("article h1")
     tab.goto("en/backend/indexing/")
