@@ -61,16 +61,19 @@ function fill(template, values) {
 let notice = null;
 function showUpdate(waiting) {
   if (notice && document.body.contains(notice)) return;
-  notice = element("div", "qb-offline-update");
-  notice.setAttribute("role", "status");
-  notice.append(element("span", "", widgetText("offlineUpdate")));
-  const button = element("button", "md-button md-button--primary", widgetText("offlineReload"));
+  // Laid out as qbank.css lays out the storage notices (a box of its own, never theirs).
+  notice = element("div", "qb-storage-notices qb-offline-update");
+  const box = element("div", "qb-storage-notice");
+  box.setAttribute("role", "status");
+  box.append(element("p", "", widgetText("offlineUpdate")));
+  const button = element("button", "", widgetText("offlineReload"));
   button.type = "button";
   button.addEventListener("click", () => {
     button.disabled = true;
     waiting.postMessage({ type: "activate" }); // the new worker takes over: every tab reloads
   });
-  notice.append(button);
+  box.append(button);
+  notice.append(box);
   document.body.append(notice); // outside Material's content: instant navigation keeps it
 }
 
