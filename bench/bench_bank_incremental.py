@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from qbank.bank import Checked, load_bank
-from qbank.incremental.cache import FileCache
+from qbank.bank.load import load_bank
+from qbank.live.reload import BankCache
 
 
 def _edit(path: Path, original: str, n: int) -> None:
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
     files = sorted(args.bank.glob("*/*/*.yaml"))
-    cache: FileCache[Checked] = FileCache()
+    cache: BankCache = BankCache()
     start = time.perf_counter()
     bank = load_bank(args.bank, cache)
     print(f"cold load: {time.perf_counter() - start:.2f} s, {len(bank.entries)} questions")

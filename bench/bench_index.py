@@ -53,9 +53,9 @@ def run(
     bank_dir: Path, locales: list[str] | None, index_only: bool, profile: int
 ) -> dict[str, Any]:
     """Time every locale's index (and match data) of the bank in ``bank_dir``."""
-    from qbank.bank import load_bank
-    from qbank.match import match_file
+    from qbank.bank.load import load_bank
     from qbank.search import iter_docs, write_index
+    from qbank.site.match import match_file
 
     started = time.perf_counter()
     bank = load_bank(bank_dir)

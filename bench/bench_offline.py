@@ -5,7 +5,7 @@
 Writes the synthetic bank (``make_bank.py``) into ``WORK/content`` unless it is there, runs a
 real ``mkdocs build`` of it (served on 127.0.0.1 while it runs), then reports:
 
-- the offline step of the build (``qbank.offline.offline_files`` run again on the built
+- the offline step of the build (``qbank.site.offline.offline_files`` run again on the built
   site: CPU seconds) and the files it adds;
 - each field's manifest (bytes and files, per locale): what "Keep this field" downloads;
 - the bytes every page downloads for it (``assets/offline.js``, raw and gzip; the field
@@ -35,8 +35,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "generator"))
 
-from qbank.offline import offline_files, worker_text  # noqa: E402
-from qbank.theme import ASSETS, LAZY_ASSETS  # noqa: E402
+from qbank.site.offline import offline_files, worker_text  # noqa: E402
+from qbank.site.theme import ASSETS, LAZY_ASSETS  # noqa: E402
 
 
 class _Quiet(SimpleHTTPRequestHandler):

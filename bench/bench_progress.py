@@ -38,7 +38,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from make_bank import make_bank  # noqa: E402
 from test_progress import run_pipes, run_terminal  # noqa: E402
 
-from qbank.progress import shown  # noqa: E402
+from qbank.tools.progressbar import shown  # noqa: E402
 
 Runner = Callable[[list[str], Path, dict[str, str]], tuple[int, bytes, bytes]]
 
@@ -139,7 +139,7 @@ def time_in_reports(bank: Path) -> tuple[float, list[float]]:
     call that reached the bar, setting up and clearing it included in the first and last:
     what progress costs the checking process, measured inside it, so that the machine's
     load matters less than between runs."""
-    from qbank.bank import validate_bank
+    from qbank.bank.load import validate_bank
 
     os.environ["QBANK_PROGRESS_DELAY"] = "0"
     controller, terminal = os.openpty()

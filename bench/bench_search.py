@@ -138,7 +138,7 @@ def build_plain(work: Path, locales: list[str], reuse: bool) -> dict[str, Path]:
 TIMING = """
 import json, sys, time, inspect, tempfile
 from pathlib import Path
-from qbank.bank import load_bank
+from qbank.bank.load import load_bank
 from qbank import search
 content = Path(sys.argv[1])
 bank = load_bank(content)

@@ -41,7 +41,7 @@ def _qbank() -> list[str]:
     script = Path(sys.executable).with_name("qbank")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from qbank.cli import main; main()"]
+    return [sys.executable, "-c", "from qbank.tools.cli import main; main()"]
 
 
 def measure(command: list[str]) -> tuple[float, float, float, str]:

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.publish import STAGING_PREFIX, discard, publish, stage
+from qbank.site.output import STAGING_PREFIX, discard, publish, stage
 
 REMOVED = "backend/indexing/covering-index.yaml"
 

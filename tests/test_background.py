@@ -1,4 +1,4 @@
-"""Background work under ``mkdocs serve`` waits while a rebuild runs (``qbank.background``)."""
+"""Background work under ``mkdocs serve`` waits while a rebuild runs (``qbank.live.background``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from qbank import background
+from qbank.live import background
 
 
 def test_paced_work_waits_while_paused_and_goes_on_after() -> None:
@@ -70,7 +70,7 @@ def test_match_counting_in_the_background_holds_while_a_rebuild_runs() -> None:
     a background writer counting every topic of a locale (one the forked process built
     first) waits while a rebuild runs; the main thread never does."""
     from qbank.plugin.serve import ServeSession
-    from qbank.render import BodyCache
+    from qbank.site.render import BodyCache
 
     bodies = ServeSession().bodies
     assert bodies.before_count is background.checkpoint

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from mkdocs.plugins import BasePlugin
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
-from qbank.cli import main
+from qbank.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 QID = "01a05d13-8d21-739a-baa2-7dab67be4101"

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
-from qbank.bank import INCREMENTAL_UP_TO, Checked, check_bank
-from qbank.incremental.cache import FileCache
+from qbank.bank.load import INCREMENTAL_UP_TO, check_bank
+from qbank.live.reload import BankCache
 
 TEXT_KEYS = ("prompt", "explanation", "assesses", "model_answer")
 
@@ -248,7 +248,7 @@ def _seed_pairs(editor: Editor, count: int) -> None:
         editor.same_copy()
 
 
-def _outcome(root: Path, cache: FileCache[Checked] | None) -> tuple[object, list[str]]:
+def _outcome(root: Path, cache: BankCache | None) -> tuple[object, list[str]]:
     bank, problems = check_bank(root, cache)
     entries = None
     if bank is not None:
@@ -259,7 +259,7 @@ def _outcome(root: Path, cache: FileCache[Checked] | None) -> tuple[object, list
     return entries, [f"{p.severity}|{p.format_text()}" for p in problems]
 
 
-def _assert_same_as_from_scratch(root: Path, cache: FileCache[Checked], step: str) -> list[str]:
+def _assert_same_as_from_scratch(root: Path, cache: BankCache, step: str) -> list[str]:
     """The problems of a load with ``cache``, checked against a load from scratch."""
     updated = _outcome(root, cache)
     scratch = _outcome(root, None)
@@ -276,7 +276,7 @@ def test_random_edits_give_the_same_bank_and_problems(
     shutil.copytree(generated, root)
     editor = Editor(root, seed)
     _seed_pairs(editor, 6)
-    cache: FileCache[Checked] = FileCache()
+    cache: BankCache = BankCache()
     _assert_same_as_from_scratch(root, cache, "first load")
     seen = {"near": 0, "same": 0, "updated": 0}
     steps = editor.steps()
@@ -299,7 +299,7 @@ def test_many_changed_files_are_checked_in_full(generated: Path, tmp_path: Path)
     shutil.copytree(generated, root)
     editor = Editor(root, 3)
     _seed_pairs(editor, 4)
-    cache: FileCache[Checked] = FileCache()
+    cache: BankCache = BankCache()
     _assert_same_as_from_scratch(root, cache, "first load")
     # Comments only: every file read again, none changed for the cross-file checks.
     for path in editor.files()[: INCREMENTAL_UP_TO + 1]:
@@ -326,7 +326,7 @@ def test_a_changed_catalog_starts_the_cross_file_state_again(
     shutil.copytree(generated, root)
     editor = Editor(root, 4)
     _seed_pairs(editor, 3)
-    cache: FileCache[Checked] = FileCache()
+    cache: BankCache = BankCache()
     _assert_same_as_from_scratch(root, cache, "first load")
     state = cache.derived.cross_file
     catalog = root / "catalog.yaml"

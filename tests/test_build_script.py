@@ -14,11 +14,11 @@ import pytest
 import yaml
 from sitebuild import PUBLISHERS, publish_tree, write_tree
 
-from qbank.bank import load_bank
-from qbank.docstree import TreeBuilder, read_user_config
-from qbank.release import releasing
-from qbank.render import RenderOptions, page_paths, render_site, without_placeholders
-from qbank.verify import verify_site
+from qbank.bank.load import load_bank
+from qbank.site.memory import releasing
+from qbank.site.render import RenderOptions, page_paths, render_site, without_placeholders
+from qbank.tools.verify import verify_site
+from qbank.tree.build import TreeBuilder, read_user_config
 
 QBANK = str(Path(sys.executable).parent / "qbank")
 INPUT_WAIT = "ml-engineer/throughput/input-wait.yaml"

@@ -9,10 +9,10 @@ import pytest
 import yaml
 from sitebuild import write_small_bank
 
-from qbank.bank import Checked, load_bank
-from qbank.incremental.cache import FileCache
-from qbank.problems import ContentError
-from qbank.render import BodyCache, RenderOptions, render_site
+from qbank.bank.load import load_bank
+from qbank.bank.problems import ContentError
+from qbank.live.reload import BankCache
+from qbank.site.render import BodyCache, RenderOptions, render_site
 
 QUESTION = "backend/indexing/covering-index.yaml"
 PNG = bytes.fromhex(
@@ -23,7 +23,7 @@ PNG = bytes.fromhex(
 
 def test_an_edit_is_seen_and_the_rest_is_reused(tmp_path: Path) -> None:
     content = write_small_bank(tmp_path / "content")
-    checked: FileCache[Checked] = FileCache()
+    checked: BankCache = BankCache()
     bodies = BodyCache()
     options = RenderOptions(placeholders=True)
     first = load_bank(content, checked)
@@ -56,7 +56,7 @@ def test_an_edit_is_seen_and_the_rest_is_reused(tmp_path: Path) -> None:
 
 def test_a_changed_catalog_rechecks_every_file(tmp_path: Path) -> None:
     content = write_small_bank(tmp_path / "content")
-    checked: FileCache[Checked] = FileCache()
+    checked: BankCache = BankCache()
     first = load_bank(content, checked)
     catalog = content / "catalog.yaml"
     catalog.write_text(catalog.read_text("utf-8") + "\n", "utf-8")
@@ -66,7 +66,7 @@ def test_a_changed_catalog_rechecks_every_file(tmp_path: Path) -> None:
 
 def test_a_deleted_file_leaves_the_bank(tmp_path: Path) -> None:
     content = write_small_bank(tmp_path / "content")
-    checked: FileCache[Checked] = FileCache()
+    checked: BankCache = BankCache()
     first = load_bank(content, checked)
     (content / QUESTION).unlink()
     second = load_bank(content, checked)
@@ -76,7 +76,7 @@ def test_a_deleted_file_leaves_the_bank(tmp_path: Path) -> None:
 
 def test_an_image_that_appears_or_vanishes_is_seen(tmp_path: Path) -> None:
     content = write_small_bank(tmp_path / "content")
-    checked: FileCache[Checked] = FileCache()
+    checked: BankCache = BankCache()
     path = content / QUESTION
     data = yaml.safe_load(path.read_text("utf-8"))
     data["prompt"]["en"] += "\n\n![plan](plan.png)\n"

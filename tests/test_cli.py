@@ -15,8 +15,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from qbank.cli import main
-from qbank.schema import write_schemas
+from qbank.tools.cli import main
+from qbank.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "tests" / "golden" / "validate" / "_base"
@@ -396,13 +396,14 @@ def test_version_and_help_do_not_import_the_bank() -> None:
     (most of `qbank validate`'s start-up)."""
     code = (
         "import sys\n"
-        "from qbank.cli import main\n"
+        "from qbank.tools.cli import main\n"
         "for args in (['--version'], ['--help']):\n"
         "    try:\n"
         "        main(args)\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "print(sorted(m for m in ('pydantic', 'yaml', 'numpy', 'qbank.bank') if m in sys.modules))"
+        "heavy = ('pydantic', 'yaml', 'numpy', 'qbank.bank.load')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
     )
     shown = _in_fresh_python(code).splitlines()
     assert shown[0] == "qbank, version 0.1.0"
@@ -419,7 +420,7 @@ def test_validate_of_a_bank_without_questions_does_not_import_numpy(tmp_path: Pa
     question.unlink()
     code = (
         "import sys\n"
-        "from qbank.bank import validate_bank\n"
+        "from qbank.bank.load import validate_bank\n"
         f"count, problems = validate_bank({str(content)!r})\n"
         "print(count, [p.message for p in problems], 'numpy' in sys.modules)"
     )

@@ -14,12 +14,13 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from qbank.bank import Bank, load_bank
-from qbank.cli import main
-from qbank.exporters.anki import write_apkg
-from qbank.exporters.bank_json import bank_json
-from qbank.exporters.moodle import moodle_xml
-from qbank.strings import strings_for
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank
+from qbank.site.bankdata import bank_json
+from qbank.site.strings import strings_for
+from qbank.tools.cli import main
+from qbank.tools.exporters.anki import write_apkg
+from qbank.tools.exporters.moodle import moodle_xml
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "bank-export.schema.json"
 LOCALES = ("en", "tr", "zh")
@@ -279,7 +280,7 @@ def test_moodle_xml(bank: Bank, locale: str) -> None:
 
 
 def test_moodle_category_escapes_slash() -> None:
-    from qbank.exporters.moodle import category_path
+    from qbank.tools.exporters.moodle import category_path
 
     assert (
         category_path("DevOps / Cloud", "Kubernetes") == "$course$/top/DevOps // Cloud/Kubernetes"

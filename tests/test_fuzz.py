@@ -12,9 +12,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qbank.bank import check_bank
-from qbank.model import OPTION_KEYS, Question, nfc
-from qbank.problems import Problem
+from qbank.bank.load import check_bank
+from qbank.bank.model import OPTION_KEYS, Question, nfc
+from qbank.bank.problems import Problem
 
 BASE = Path(__file__).resolve().parent / "golden" / "validate" / "_base"
 TOPIC = "ml-engineer/throughput"

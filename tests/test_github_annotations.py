@@ -14,7 +14,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from qbank.cli import main
+from qbank.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = """\

@@ -1,4 +1,4 @@
-"""A plain fenced code block highlighted without Python-Markdown (``qbank.highlight``) gives
+"""A plain fenced code block highlighted without Python-Markdown (``qbank.bank.highlight``) gives
 exactly the full conversion's HTML; code of another shape takes the full conversion."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from tests.fixtures.messy_bank import write_messy_bank
 
-from qbank.highlight import fence_html
-from qbank.markup import _converted, _fence, _prose_and_fences
+from qbank.bank.highlight import fence_html
+from qbank.bank.markup import _converted, _fence, _prose_and_fences
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,7 @@
 """Fuzzing the render path: any Markdown, valid or not, becomes HTML that cannot run code.
 
 Random text built from the pieces attacks are made of (tags, handlers, schemes, entities,
-Markdown link and code syntax) goes through ``qbank.markup.to_html``, the one function every
+Markdown link and code syntax) goes through ``qbank.bank.markup.to_html``, the one function every
 question text passes on its way into a page; the result is parsed, not searched as a string.
 """
 
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from qbank.markup import to_html
+from qbank.bank.markup import to_html
 
 PIECES = [
     "<script>", "</script>", "<img", " src=x", " onerror=alert(1)", "<svg", " onload=alert(1)",

@@ -21,10 +21,10 @@ import pytest
 from click.testing import CliRunner
 from sitebuild import write_small_bank
 
-from qbank.bank import check_bank
-from qbank.cli import main
-from qbank.loader import MAX_FILE_BYTES
-from qbank.problems import Problem
+from qbank.bank.load import check_bank
+from qbank.bank.problems import Problem
+from qbank.bank.yamlfile import MAX_FILE_BYTES
+from qbank.tools.cli import main
 
 TOPIC = "ml-engineer/throughput"
 ID = b"id: 01a05d13-8d21-739a-baa2-7dab67be4f01\n"

@@ -11,11 +11,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from qbank.bank import check_bank, load_bank
-from qbank.cli import main
-from qbank.importers.payload import resolve
-from qbank.importers.source import slug_for, specialization_for
-from qbank.importers.topic_page import to_markdown
+from qbank.bank.load import check_bank, load_bank
+from qbank.tools.cli import main
+from qbank.tools.importers.payload import resolve
+from qbank.tools.importers.source import slug_for, specialization_for
+from qbank.tools.importers.topic_page import to_markdown
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "import"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qbank.cli import main
-from qbank.schema import write_schemas
+from qbank.tools.cli import main
+from qbank.tools.schema import write_schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "tests" / "golden" / "validate" / "_base"

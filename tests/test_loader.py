@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import qbank.loader
-from qbank.bank import near_duplicates, normalize_text, prompt_tokens
-from qbank.loader import MAX_FILE_BYTES, read_document
+import qbank.bank.yamlfile
+from qbank.bank.similarity import near_duplicates, normalize_text, prompt_tokens
+from qbank.bank.yamlfile import MAX_FILE_BYTES, read_document
 
 ID = b"id: 01a05d13-8d21-739a-baa2-7dab67be4093\n"
 
@@ -100,13 +100,13 @@ def test_a_problem_is_located_from_the_parse_not_a_second_one(
     path = tmp_path / "q.yaml"
     path.write_text("id: x\nprompt:\n  en: |\n    one\n  tr: bir\n", encoding="utf-8")
     composed: list[str] = []
-    compose = qbank.loader._compose
+    compose = qbank.bank.yamlfile._compose
 
     def counted(text: str) -> object:
         composed.append(text)
         return compose(text)
 
-    monkeypatch.setattr(qbank.loader, "_compose", counted)
+    monkeypatch.setattr(qbank.bank.yamlfile, "_compose", counted)
     doc = read_document(path, "q.yaml")
     problem = doc.problem(("prompt", "tr"), "a problem", "a hint", at_value=True)
     assert (problem.line, problem.col, problem.key) == (5, 7, "prompt.tr")

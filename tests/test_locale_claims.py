@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sitebuild import write_small_bank
 
-from qbank.bank import load_bank
+from qbank.bank.load import load_bank
 from qbank.plugin.locales import IndexClaims
 from qbank.search import expected_cost
 

@@ -16,11 +16,9 @@ import pytest
 from click.testing import CliRunner
 from test_bank_incremental import _make_bank_module
 
-import qbank.similarity
-from qbank.bank import Checked, check_bank
-from qbank.cli import main
-from qbank.incremental.cache import FileCache
-from qbank.similarity import (
+import qbank.bank.similarity
+from qbank.bank.load import check_bank
+from qbank.bank.similarity import (
     bounded_near_duplicates,
     near_duplicates,
     normalize_text,
@@ -28,6 +26,8 @@ from qbank.similarity import (
     prompt_shingles,
     prompt_tokens,
 )
+from qbank.live.reload import BankCache
+from qbank.tools.cli import main
 
 NEAR = "nearly the same prompt as"
 
@@ -100,7 +100,7 @@ def test_a_cluster_of_look_alikes_is_one_line_per_file(tmp_path: Path) -> None:
     assert " other question" not in second
 
 
-def _same_as_from_scratch(root: Path, cache: FileCache[Checked]) -> list[str]:
+def _same_as_from_scratch(root: Path, cache: BankCache) -> list[str]:
     updated = [p.format_text() for p in check_bank(root, cache)[1]]
     scratch = [p.format_text() for p in check_bank(root)[1]]
     assert updated == scratch
@@ -127,9 +127,9 @@ def test_serve_loads_report_the_same_as_full_loads(
     shutil.copytree(templated, root)
     _cluster(root, root, 12)
     if cap is not None:
-        monkeypatch.setattr("qbank.crossfile.CANDIDATES_PER_PROMPT", cap)
-        monkeypatch.setattr("qbank.incremental.crossfile.CANDIDATES_PER_PROMPT", cap)
-    cache: FileCache[Checked] = FileCache()
+        monkeypatch.setattr("qbank.bank.crossfile.CANDIDATES_PER_PROMPT", cap)
+        monkeypatch.setattr("qbank.live.crossfile_update.CANDIDATES_PER_PROMPT", cap)
+    cache: BankCache = BankCache()
     rng = random.Random(cap or 0)
     clock = [1_700_000_000_000_000_000]
     first = _same_as_from_scratch(root, cache)
@@ -244,7 +244,7 @@ def test_the_join_counts_pair_codes_alike_in_32_and_64_bits(
         items.append((n, frozenset(picked)))
     narrow = [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)]
     assert narrow[0][0], "the bank has near-duplicates"
-    monkeypatch.setattr(qbank.similarity, "_CODES_IN_32_BITS_UP_TO", 0)
+    monkeypatch.setattr(qbank.bank.similarity, "_CODES_IN_32_BITS_UP_TO", 0)
     assert [bounded_near_duplicates(items, 0.9, cap) for cap in (None, 4)] == narrow
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qbank.markup import plain_text, to_html
+from qbank.bank.markup import plain_text, to_html
 
 
 def test_code_is_highlighted_with_material_classes() -> None:

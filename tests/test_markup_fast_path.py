@@ -1,4 +1,4 @@
-"""The prose fast path of ``qbank.markup.to_html`` gives exactly the full conversion's HTML."""
+"""The prose fast path of ``qbank.bank.markup.to_html`` gives exactly the full conversion's HTML."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qbank.markup import _converted, _prose_and_fences, prose_html, to_html
+from qbank.bank.markup import _converted, _prose_and_fences, prose_html, to_html
 
 ROOT = Path(__file__).resolve().parent.parent
 

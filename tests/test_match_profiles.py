@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from qbank.bank import Bank, Entry, load_bank
-from qbank.match import match_file, match_path, topic_profiles
-from qbank.problems import ContentError
-from qbank.render import render_site
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank, Entry
+from qbank.bank.problems import ContentError
 from qbank.search.tokenize import is_cjk, stemmer_spec, terms
+from qbank.site.match import match_file, match_path, topic_profiles
+from qbank.site.render import render_site
 
 Counts = dict[str, float]
 SAMPLE = Path(__file__).resolve().parent.parent / "content"
@@ -91,7 +92,7 @@ def test_a_field_named_like_the_match_page_is_a_content_error(small_bank: Path) 
 def test_serve_recounts_only_the_topics_whose_questions_changed(bank: Bank) -> None:
     """Under ``mkdocs serve`` a topic's counts are kept while its entries are the very same
     objects (``BodyCache.match_counts``), and the file is the one a fresh count writes."""
-    from qbank.render import BodyCache
+    from qbank.site.render import BodyCache
 
     cache = BodyCache()
     counted: list[tuple[str, str]] = []

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from qbank.bank import load_bank
-from qbank.markup import to_html
-from qbank.mathcheck import math_issues
-from qbank.model import TEXT_FIELDS
-from qbank.problems import Severity
+from qbank.bank.load import load_bank
+from qbank.bank.markup import to_html
+from qbank.bank.mathcheck import math_issues
+from qbank.bank.model import TEXT_FIELDS
+from qbank.bank.problems import Severity
 
 ROOT = Path(__file__).resolve().parents[1]
 

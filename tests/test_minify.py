@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from qbank.minify import asset_bytes, compact_page
+from qbank.site.minify import asset_bytes, compact_page
 
 JS = """/* a comment the reader never needs */
 (function () {

@@ -1,4 +1,4 @@
-"""The offline files of a real build (``qbank.offline``): the worker's data, the per-field
+"""The offline files of a real build (``qbank.site.offline``): the worker's data, the per-field
 manifests, their check by ``verify``, and ``offline: false``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sitebuild import build_site, write_small_bank
 
-from qbank.offline import (
+from qbank.site.offline import (
     build_id,
     manifests,
     offline_problems,

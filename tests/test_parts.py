@@ -1,4 +1,4 @@
-"""Big topics cut into numbered pages (``qbank.parts``): which part shows a question, the
+"""Big topics cut into numbered pages (``qbank.site.parts``): which part shows a question, the
 pages the renderer writes for each part, every URL of a question naming its part, updates
 after edits, and the ``page_size`` setting of ``qbank build``."""
 
@@ -12,10 +12,11 @@ import pytest
 import yaml
 from test_render_update import expanded
 
-from qbank.bank import Bank, load_bank
-from qbank.docstree import page_size_of, read_user_config
-from qbank.incremental.cache import FileCache
-from qbank.parts import (
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank
+from qbank.bank.problems import ContentError
+from qbank.live.reload import BankCache
+from qbank.site.parts import (
     part_count,
     part_folder,
     question_folder,
@@ -23,8 +24,7 @@ from qbank.parts import (
     split,
     topic_folders,
 )
-from qbank.problems import ContentError
-from qbank.render import (
+from qbank.site.render import (
     BodyCache,
     RenderedSite,
     RenderOptions,
@@ -32,7 +32,8 @@ from qbank.render import (
     render_site,
     update_site,
 )
-from qbank.sitemaps import locale_sitemap
+from qbank.site.sitemaps import locale_sitemap
+from qbank.tree.build import page_size_of, read_user_config
 
 SAMPLE = Path(__file__).resolve().parent.parent / "content"
 TOPIC = ("backend-engineer", "caching")
@@ -145,7 +146,7 @@ def add_first_question(content: Path) -> str:
 
 
 def test_updates_that_shift_and_shrink_a_topic_match_a_full_render(content: Path) -> None:
-    files: FileCache[object] = FileCache()
+    files: BankCache = BankCache()
     options = RenderOptions(page_size=SIZE, placeholders=True, defer_files=True)
     bodies = BodyCache()
     bank = load_bank(content, files)  # type: ignore[arg-type]
@@ -176,7 +177,7 @@ def test_updates_that_shift_and_shrink_a_topic_match_a_full_render(content: Path
 def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path) -> None:
     from qbank.plugin.serve import ServeSession  # (the plugin's serve session)
 
-    files: FileCache[object] = FileCache()
+    files: BankCache = BankCache()
     session = ServeSession()
     session.full = False
     bank = load_bank(content, files)  # type: ignore[arg-type]

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_github_annotations import write_repo
 
-from qbank import progress
-from qbank.progress import shown
+from qbank.tools import progressbar as progress
+from qbank.tools.progressbar import shown
 
 QBANK = Path(sys.executable).with_name("qbank")
 VALID = 30  # valid questions besides the test_github_annotations mistakes
@@ -332,7 +332,7 @@ def test_quick_work_on_a_terminal_does_not_import_tqdm(tmp_path: Path) -> None:
     pays nothing for progress; a run past the delay draws it."""
     script = (
         "import os, sys\n"
-        "from qbank.progress import shown\n"
+        "from qbank.tools.progressbar import shown\n"
         "stream = open(os.ttyname(2), 'w')\n"
         "with shown('validate', stream=stream) as report:\n"
         "    report('checking files', 5, 10)\n"

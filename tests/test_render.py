@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from qbank.bank import load_bank
-from qbank.problems import ContentError
-from qbank.render import RenderedSite, RenderOptions, md_escape, render_site
+from qbank.bank.load import load_bank
+from qbank.bank.problems import ContentError
+from qbank.site.render import RenderedSite, RenderOptions, md_escape, render_site
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 OPTIONS = RenderOptions(

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
-from qbank.bank import Bank, load_bank
-from qbank.incremental.cache import FileCache
-from qbank.render import (
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank
+from qbank.live.reload import BankCache
+from qbank.site.render import (
     PLACEHOLDER_NUMBER,
     BodyCache,
     RenderedSite,
@@ -59,7 +60,7 @@ class Session:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.files: FileCache[Any] = FileCache()
+        self.files: BankCache = BankCache()
         self.bodies = BodyCache()
         self.bank = load_bank(root, self.files)
         self.site = render_site(self.bank, OPTIONS, self.bodies)

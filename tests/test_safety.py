@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qbank.safety import local_images, unsafe_parts
+from qbank.bank.safety import local_images, unsafe_parts
 
 
 def _found(text: str) -> list[tuple[int, str]]:

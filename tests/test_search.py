@@ -13,15 +13,15 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.bank import Entry, load_bank
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Entry
+from qbank.live.index import index_site_after_build, live_index
 from qbank.search import (
     INDEX_DIR,
     LEVELS,
     SearchDoc,
     bank_docs,
     fold,
-    index_site_after_build,
-    live_index,
     terms,
     write_index,
 )

@@ -19,8 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qbank import search
-from qbank.bank import Entry, load_bank
-from qbank.search import INDEX_DIR, LiveIndex, SearchDoc, bank_docs, write_index
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Entry
+from qbank.live.index import LiveIndex
+from qbank.search import (
+    INDEX_DIR,
+    SearchDoc,
+    bank_docs,
+    write_index,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LATIN = [

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.fixtures.messy_bank import write_messy_bank
 from tests.test_highlight import AWKWARD, NOT_PLAIN, _texts
 
-from qbank.markup import to_html
+from qbank.bank.markup import to_html
 from qbank.search.documents import CJK, clip, plain, text_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,9 +12,9 @@ import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.minify import asset_bytes
-from qbank.templates import TEMPLATES
-from qbank.theme import ASSETS, LAZY_ASSETS
+from qbank.site.minify import asset_bytes
+from qbank.site.templates import TEMPLATES
+from qbank.site.theme import ASSETS, LAZY_ASSETS
 
 LOCALES = ("en", "tr", "zh")
 SITE_URL = "https://example.org/bank/"
@@ -187,7 +187,7 @@ def test_content_error_fails_the_build_with_file_and_line(tmp_path: Path) -> Non
 
 def test_sample_bank_questions_are_canonical_once_per_locale(tmp_path: Path) -> None:
     """The repository's own bank (content/) builds strictly, every question in its place."""
-    from qbank.bank import load_bank
+    from qbank.bank.load import load_bank
 
     content = Path(__file__).resolve().parent.parent / "content"
     bank = load_bank(content)
@@ -228,7 +228,7 @@ def test_material_tags_list_the_bank_tags_per_locale(tmp_path: Path) -> None:
 
 
 def test_assets_ship_minified_and_the_theme_markup_compact(site: Path) -> None:
-    """What every page loads is the minified widget (``qbank.minify``); the readable
+    """What every page loads is the minified widget (``qbank.site.minify``); the readable
     sources stay in site_templates; the theme's markup has no runs of spaces left."""
     for asset in (*ASSETS, *LAZY_ASSETS):
         shipped = (site / asset).read_bytes()

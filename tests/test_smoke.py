@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from qbank.bank import load_bank
+from qbank.bank.load import load_bank
 
 ROOT = Path(__file__).resolve().parent.parent
 

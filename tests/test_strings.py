@@ -14,8 +14,8 @@ import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import build_site, write_small_bank
 
-from qbank import strings
-from qbank.strings import STRINGS_DIR, interface_strings, strings_for
+from qbank.site import strings
+from qbank.site.strings import STRINGS_DIR, interface_strings, strings_for
 
 LOCALES = ("en", "tr", "zh")
 
@@ -117,9 +117,9 @@ def test_pages_carry_the_widget_and_search_text_of_their_locale(site: Path) -> N
 def test_the_moodle_feedback_and_importer_names_come_from_the_table(tmp_path: Path) -> None:
     from lxml import etree
 
-    from qbank.bank import load_bank
-    from qbank.exporters.moodle import moodle_xml
-    from qbank.importers.source import KNOWN_NAMES
+    from qbank.bank.load import load_bank
+    from qbank.tools.exporters.moodle import moodle_xml
+    from qbank.tools.importers.source import KNOWN_NAMES
 
     bank = load_bank(write_small_bank(tmp_path / "content"))
     for locale in LOCALES:

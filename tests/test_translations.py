@@ -8,18 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qbank.bank import check_bank, load_bank
-from qbank.cli import main
-from qbank.problems import Severity
-from qbank.stats import bank_stats, format_stats
-from qbank.translations import (
-    is_stale,
-    mark_current,
-    set_translated_from,
-    source_hash,
-    stale_translations,
-    yaml_scalar,
-)
+from qbank.bank.load import check_bank, load_bank
+from qbank.bank.problems import Severity
+from qbank.bank.staleness import is_stale, source_hash, stale_translations
+from qbank.tools.cli import main
+from qbank.tools.stats import bank_stats, format_stats
+from qbank.tools.translated import mark_current, set_translated_from, yaml_scalar
 
 QID = "01a05d13-8d21-739a-baa2-7dab67be4093"
 OTHER_ID = "01a05d13-8d21-739a-baa2-7dab67be4094"

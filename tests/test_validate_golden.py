@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from qbank.bank import check_bank
-from qbank.loader import MAX_FILE_BYTES
-from qbank.problems import format_problems
+from qbank.bank.load import check_bank
+from qbank.bank.problems import format_problems
+from qbank.bank.yamlfile import MAX_FILE_BYTES
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "validate"
 BASE = GOLDEN / "_base"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qbank.cli import main
+from qbank.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "tests" / "golden" / "validate" / "_base"
@@ -108,7 +108,7 @@ def test_parallel_check_reports_the_same(
 ) -> None:
     """A large bank is checked in two processes; the problems are the same as in one,
     whether the questions are kept (the site) or not (``qbank validate``)."""
-    from qbank.bank import check_bank, validate_bank
+    from qbank.bank.load import check_bank, validate_bank
 
     prompts = [" ".join(f"w{n}x{i}" for i in range(20)) for n in range(5)]
     prompts.append(prompts[4] + " extra")  # 20/21 of the words of the one before
@@ -116,13 +116,13 @@ def test_parallel_check_reports_the_same(
         text = _question(3000 + n, _choice(prompt)).decode()
         (broken_bank / TOPIC / f"ok-{n}.yaml").write_text(text, encoding="utf-8")
     sequential = check_bank(broken_bank)[1]
-    monkeypatch.setattr("qbank.parallel.PARALLEL_FROM", 2)
-    monkeypatch.setattr("qbank.parallel.spare_core", lambda cores: True)  # even when busy
-    monkeypatch.setattr("qbank.parallel.CHUNK", 3)  # both processes take several chunks
+    monkeypatch.setattr("qbank.bank.parallel.PARALLEL_FROM", 2)
+    monkeypatch.setattr("qbank.bank.parallel.spare_core", lambda cores: True)  # even when busy
+    monkeypatch.setattr("qbank.bank.parallel.CHUNK", 3)  # both processes take several chunks
     parallel = check_bank(broken_bank)[1]
     assert sorted(parallel) == sorted(sequential)
     assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
-    monkeypatch.setattr("qbank.parallel.PARALLEL_FROM", 10**9)
+    monkeypatch.setattr("qbank.bank.parallel.PARALLEL_FROM", 10**9)
     assert sorted(validate_bank(broken_bank)[1]) == sorted(sequential)
     assert any("nearly the same prompt" in p.message for p in parallel)
 
@@ -132,8 +132,8 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
 ) -> None:
     """Prompts are compared by the hash of their normalized text; two different prompts
     whose hashes collide are not reported as the same prompt, two equal ones are."""
-    import qbank.rules
-    from qbank.bank import check_bank, validate_bank
+    import qbank.bank.rules
+    from qbank.bank.load import check_bank, validate_bank
 
     content = tmp_path / "content"
     shutil.copytree(BASE, content)
@@ -141,8 +141,8 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
     for n, prompt in enumerate(texts):
         data = _question(4000 + n, _choice(prompt))
         (content / TOPIC / f"collide-{n}.yaml").write_bytes(data)
-    keys = qbank.rules.prompt_keys
-    monkeypatch.setattr(qbank.rules, "prompt_keys", lambda text: (0, keys(text)[1]))
+    keys = qbank.bank.rules.prompt_keys
+    monkeypatch.setattr(qbank.bank.rules, "prompt_keys", lambda text: (0, keys(text)[1]))
     for problems in (check_bank(content)[1], validate_bank(content)[1]):
         same = [p for p in problems if "same prompt as" in p.message]
         assert [(Path(p.path).name, p.message.rsplit("/", 1)[1]) for p in same] == [
@@ -153,7 +153,7 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
 def test_a_helper_only_with_a_spare_core() -> None:
     """The second process is forked only when a core has nothing else to run: never on
     one core, always with more cores than there can be tasks running."""
-    from qbank.parallel import spare_core
+    from qbank.bank.parallel import spare_core
 
     assert spare_core(1) is False
     assert spare_core(1_000_000) is True

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from selectolax.lexbor import LexborHTMLParser
 from sitebuild import ROOT, build_site, write_small_bank
 
-from qbank.bank import load_bank
-from qbank.cli import main
-from qbank.verify import verify_site
+from qbank.bank.load import load_bank
+from qbank.tools.cli import main
+from qbank.tools.verify import verify_site
 
 CHOICE = "01a05d13-8d21-739a-baa2-7dab67be4001"  # ml-engineer/throughput, answer b
 CHOICE_FILE = "ml-engineer/throughput/input-wait.yaml"

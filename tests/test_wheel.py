@@ -131,7 +131,7 @@ def test_workflow_commands_pass_in_a_bank_with_the_installed_wheel(
     python = str(venv / "bin" / "python")
     # The templates resolver finds the folder inside the installed package.
     where = run(
-        [python, "-c", "from qbank.templates import TEMPLATES; print(TEMPLATES)"],
+        [python, "-c", "from qbank.site.templates import TEMPLATES; print(TEMPLATES)"],
         env=env,
         cwd=tmp_path,
     )
@@ -178,7 +178,7 @@ for module in pkgutil.walk_packages(qbank.__path__, "qbank."):
     try:
         importlib.import_module(module.name)
     except ModuleNotFoundError as error:
-        if (module.name, error.name) != ("qbank.exporters.anki", "genanki"):
+        if (module.name, error.name) != ("qbank.tools.exporters.anki", "genanki"):
             raise SystemExit(f"{module.name}: {error}")
 """
 

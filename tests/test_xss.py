@@ -15,9 +15,9 @@ import pytest
 from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
-import qbank.rules
-from qbank.bank import check_bank
-from qbank.problems import errors_in
+import qbank.bank.rules
+from qbank.bank.load import check_bank
+from qbank.bank.problems import errors_in
 
 WHERE = {p["where"] for kind in ("unsafe", "valid") for p in xss.PAYLOADS[kind]}
 
@@ -80,15 +80,15 @@ def test_names_and_code_are_shown_as_text(valid_site: Path) -> None:
 def test_forced_unsafe_content_is_neutralised_by_the_renderer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Second line of defence: the validator bypassed, nh3 in qbank.markup still holds."""
+    """Second line of defence: the validator bypassed, nh3 in qbank.bank.markup still holds."""
     content = tmp_path / "content"
-    # Plain catalog names: MkDocs itself, not qbank.markup, puts names into the theme.
+    # Plain catalog names: MkDocs itself, not qbank.bank.markup, puts names into the theme.
     xss.write_bank(content, "unsafe", hostile_names=False)
     for path in (content / xss.TOPIC_DIR).glob("*.yaml"):
         if "tags:" in path.read_text("utf-8"):
             path.unlink()  # a tag outside the pattern cannot be forced past the model
-    monkeypatch.setattr(qbank.rules, "unsafe_parts", lambda text: [])
-    monkeypatch.setattr(qbank.rules, "local_images", lambda text: [])
+    monkeypatch.setattr(qbank.bank.rules, "unsafe_parts", lambda text: [])
+    monkeypatch.setattr(qbank.bank.rules, "local_images", lambda text: [])
     site = xss.build_rendered(tmp_path, content)
     assert len(list((site / "en/web/t").glob("index.html"))) == 1
     # the topic's page and its numbered parts (more questions than a page holds)

@@ -19,7 +19,7 @@ from sitebuild import build_site
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from make_bank import make_bank
 
-from qbank.cli import main
+from qbank.tools.cli import main
 
 QUESTIONS = 120
 PAGE = "en/field-01/topic-01/"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sitebuild import QUESTIONS, build_site, write_bank, write_small_bank
 
-from qbank.offline import worker_script
+from qbank.site.offline import worker_script
 
 pytestmark = pytest.mark.browser
 

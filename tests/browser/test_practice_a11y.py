@@ -38,7 +38,7 @@ def run_session(page: Any, level: str, skip_first: bool = True) -> int:
 
 
 def expected_ids(content: Path, field: str, level: str, locale: str) -> set[str]:
-    from qbank.bank import load_bank
+    from qbank.bank.load import load_bank
 
     bank = load_bank(content)
     return {

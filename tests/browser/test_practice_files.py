@@ -1,14 +1,14 @@
-"""``qbank.practice.practice_files`` on the small bank (pure: no MkDocs, no browser)."""
+"""``qbank.site.practice.practice_files`` on the small bank (pure: no MkDocs, no browser)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from qbank.bank import load_bank
-from qbank.markup import to_html
-from qbank.practice import practice_files
-from qbank.render import image_prefix
+from qbank.bank.load import load_bank
+from qbank.bank.markup import to_html
+from qbank.site.practice import practice_files
+from qbank.site.render import image_prefix
 
 
 def _files(content: Path) -> dict[str, bytes]:

@@ -19,7 +19,7 @@ from chrome_text import english_left, material_text
 from fixtures.messy_bank import BIG, qid
 from playwright.sync_api import expect
 
-from qbank.parts import DEFAULT_PAGE_SIZE
+from qbank.site.parts import DEFAULT_PAGE_SIZE
 
 pytestmark = pytest.mark.browser
 

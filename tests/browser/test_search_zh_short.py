@@ -23,7 +23,7 @@ import pytest
 from sitebuild import build_site
 from test_search_quality import typed as type_query
 
-from qbank.bank import load_bank
+from qbank.bank.load import load_bank
 from qbank.search.documents import question_doc
 
 pytestmark = pytest.mark.browser

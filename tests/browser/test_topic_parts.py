@@ -20,8 +20,8 @@ from fixtures.messy_bank import BIG, qid, write_messy_bank
 from playwright.sync_api import expect
 from sitebuild import PUBLISHERS, build_site, publish_tree, write_tree
 
-from qbank.bank import load_bank
-from qbank.verify import verify_site
+from qbank.bank.load import load_bank
+from qbank.tools.verify import verify_site
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from qbank.strings import strings_for
+from qbank.site.strings import strings_for
 
 pytestmark = pytest.mark.browser
 

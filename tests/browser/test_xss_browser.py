@@ -2,7 +2,7 @@
 
 Site 1: the valid payloads and hostile catalog names of tests/fixtures/hostile/xss.yaml,
 built by ``mkdocs build --strict`` with the qbank plugin. Site 2: the unsafe payloads forced
-past the validator and rendered by qbank.render/qbank.markup directly (nh3 must hold).
+past the validator and rendered by qbank.site.render/qbank.bank.markup directly (nh3 must hold).
 A test fails on any dialog, any request to a host other than 127.0.0.1, any script that is
 not a file of the site, and any event-handler attribute left in the live DOM.
 """
@@ -18,7 +18,7 @@ import pytest
 from fixtures.hostile import xss_bank as xss
 from sitebuild import build_site
 
-import qbank.rules
+import qbank.bank.rules
 
 _LIVE_HANDLERS = """() => {
   const found = [];
@@ -58,8 +58,8 @@ def forced_site(
         if "tags:" in path.read_text("utf-8"):
             path.unlink()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(qbank.rules, "unsafe_parts", lambda text: [])
-        patch.setattr(qbank.rules, "local_images", lambda text: [])
+        patch.setattr(qbank.bank.rules, "unsafe_parts", lambda text: [])
+        patch.setattr(qbank.bank.rules, "local_images", lambda text: [])
         site = xss.build_rendered(tmp, content)
     with folder_server(site) as url:
         yield url, site

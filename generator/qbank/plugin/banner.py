@@ -18,7 +18,7 @@ from typing import Any
 
 from mkdocs.livereload import LiveReloadServer
 
-from qbank.problems import Problem, errors_in
+from qbank.bank.problems import Problem, errors_in
 
 SHOWN = 30  # errors listed; the rest are counted (the terminal has every one)
 BANNER_ID = "qbank-serve-problems"

@@ -14,15 +14,14 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
-from qbank.bank import Bank, Entry
-from qbank.offline import PAGE_SCRIPT
-from qbank.parts import DEFAULT_PAGE_SIZE, question_url
+from qbank.bank.loaded import Bank, Entry
 from qbank.plugin import internals
-from qbank.render import RenderedSite, RenderOptions
-from qbank.search import search_settings
-from qbank.strings import strings_for
-from qbank.templates import TEMPLATES
-from qbank.theme import (
+from qbank.site.offline import PAGE_SCRIPT
+from qbank.site.parts import DEFAULT_PAGE_SIZE, question_url
+from qbank.site.render import RenderedSite, RenderOptions
+from qbank.site.strings import strings_for
+from qbank.site.templates import TEMPLATES
+from qbank.site.theme import (
     ASSETS,
     DEFAULT_PALETTE,
     REQUIRED_EXTENSIONS,
@@ -32,6 +31,7 @@ from qbank.theme import (
     link_options,
     material_language,
     preloads,
+    search_settings,
 )
 
 TopicUrl = Callable[[str, Entry], str]
@@ -116,7 +116,7 @@ def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
 def configure_site(config: MkDocsConfig, shared: Shared, *, offline: bool) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
     extensions and assets of ``shared.locale``'s build (with ``offline``, the page script
-    of the service worker: ``qbank.offline``)."""
+    of the service worker: ``qbank.site.offline``)."""
     bank, locale = shared.bank, shared.locale
     # Material writes nav titles and the site name into HTML unescaped: escape them.
     config.nav = escaped_nav(shared.site.nav[locale])

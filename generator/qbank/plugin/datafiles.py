@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from qbank.render import RenderedSite
+from qbank.site.render import RenderedSite
 
 
 class Superseded(Exception):

@@ -24,10 +24,9 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from qbank import background
-from qbank.bank import Bank
-from qbank.minify import compact_page
-from qbank.offline import write_site_offline, write_worker
+from qbank.bank.loaded import Bank
+from qbank.bank.problems import ContentError
+from qbank.live import background
 from qbank.plugin import internals, report
 from qbank.plugin.banner import show_problems
 from qbank.plugin.config import (
@@ -50,15 +49,16 @@ from qbank.plugin.locales import (
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
 from qbank.plugin.pages import add_pages, insert_questions
-from qbank.plugin.publish import StagedSite
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
-from qbank.plugin.sitemaps import write_locale_sitemaps
+from qbank.plugin.staging import StagedSite
 from qbank.plugin.watch import watch_bank
-from qbank.problems import ContentError
-from qbank.render import RenderedSite, RenderOptions
-from qbank.templates import TEMPLATES
-from qbank.theme import ASSETS, LAZY_ASSETS
+from qbank.site.minify import compact_page
+from qbank.site.offline import write_site_offline, write_worker
+from qbank.site.render import RenderedSite, RenderOptions
+from qbank.site.sitemaps import write_locale_sitemaps
+from qbank.site.templates import TEMPLATES
+from qbank.site.theme import ASSETS, LAZY_ASSETS
 
 SHELL = (*ASSETS, *LAZY_ASSETS)
 """qbank's part of the offline shell (the theme's is read from the built home page)."""
@@ -291,7 +291,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
         if serve is not None and not early:  # (after the locale trees are in place)
             serve.data_files(site_dir, shared, written_by_locales=forked)
-        write_locale_sitemaps(bank, config, self.options.page_size)
+        write_locale_sitemaps(
+            bank,
+            Path(config.site_dir),
+            config.site_url or "",
+            config.use_directory_urls,
+            self.options.page_size,
+        )
         if serve is not None and early:
             serve.take_indexes(site_dir, forked)
         elif serve is not None:

@@ -15,8 +15,9 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from qbank.bank import Bank, load_bank
-from qbank.problems import ContentError
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank
+from qbank.bank.problems import ContentError
 
 
 def load_compact(content_root: Path) -> Bank:

@@ -31,14 +31,14 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
-from qbank.bank import Bank
+from qbank.bank.loaded import Bank
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import log, phase
-from qbank.release import releasing
-from qbank.render import RenderedSite, RenderOptions, render_site
 from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, iter_docs, write_index
+from qbank.site.memory import releasing
+from qbank.site.render import RenderedSite, RenderOptions, render_site
 
 # (locale, its folder): build its pages and data files there
 BuildLocale = Callable[[str, Path], None]

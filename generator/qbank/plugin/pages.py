@@ -14,12 +14,12 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 
-from qbank.minify import asset_bytes
-from qbank.parts import is_part_page
 from qbank.plugin.config import Shared
-from qbank.render import PLACEHOLDER, Slot, page_paths
-from qbank.strings import strings_for
-from qbank.theme import ASSETS, LAZY_ASSETS
+from qbank.site.minify import asset_bytes
+from qbank.site.parts import is_part_page
+from qbank.site.render import PLACEHOLDER, Slot, page_paths
+from qbank.site.strings import strings_for
+from qbank.site.theme import ASSETS, LAZY_ASSETS
 
 _HEADING_OR_PLACEHOLDER = re.compile(
     r'<h[1-6] id="(?P<heading_id>[^"]+)"|<p>'

@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Iterable
 
-from qbank.problems import Problem, Severity
+from qbank.bank.problems import Problem, Severity
 
 log = logging.getLogger("mkdocs.plugins.qbank")
 

@@ -29,17 +29,25 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files, InclusionLevel
 
-from qbank import background
-from qbank.bank import Bank, Checked, Entry, load_bank
-from qbank.incremental.cache import FileCache
-from qbank.parts import is_part_page
+from qbank.bank.load import load_bank
+from qbank.bank.loaded import Bank, Entry
+from qbank.bank.problems import ContentError, Problem
+from qbank.live import background
+from qbank.live.index import index_site_after_build
+from qbank.live.reload import BankCache
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import Superseded, replace, write_deferred
 from qbank.plugin.logfilters import filter_skipped_pages
 from qbank.plugin.report import log, phase
-from qbank.problems import ContentError, Problem
-from qbank.render import (
+from qbank.search import (
+    INDEX_DIR,
+    SearchDoc,
+    SearchIndexError,
+    question_doc,
+)
+from qbank.site.parts import is_part_page
+from qbank.site.render import (
     PLACEHOLDER_NUMBER,
     BodyCache,
     RenderedSite,
@@ -48,14 +56,7 @@ from qbank.render import (
     render_site,
     update_site,
 )
-from qbank.search import (
-    INDEX_DIR,
-    SearchDoc,
-    SearchIndexError,
-    index_site_after_build,
-    question_doc,
-)
-from qbank.templates import TEMPLATES
+from qbank.site.templates import TEMPLATES
 
 API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
 RELOAD_TIME = 1.0  # seconds after a serve rebuild for browsers to reload before background work
@@ -223,7 +224,7 @@ class ServeSession:
     api_writer: threading.Thread | None = None  # the background write this build starts
     # Kept across rebuilds: checked question files, rendered question bodies (reused while
     # their file is unchanged), compiled theme templates, the theme's static file listing.
-    checked: FileCache[Checked] = field(default_factory=FileCache)
+    checked: BankCache = field(default_factory=BankCache)
     bodies: BodyCache = field(default_factory=BodyCache)
     template_code: TemplateCode = field(default_factory=TemplateCode)
     theme_listing: ThemeListing = field(default_factory=ThemeListing)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
-from qbank import background
+from qbank.live import background
 from qbank.plugin import internals
 from qbank.plugin.report import log
 

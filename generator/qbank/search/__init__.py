@@ -13,9 +13,6 @@ This package is part of the core: it never imports MkDocs.
 
 from __future__ import annotations
 
-from typing import Any
-
-from qbank.bank import Bank
 from qbank.search.documents import (
     LEVELS,
     SearchDoc,
@@ -34,16 +31,13 @@ from qbank.search.index import (
     write_index,
     write_site_index,
 )
-from qbank.search.live import LiveIndex, index_site_after_build, live_index
 from qbank.search.tokenize import fold, is_cjk, terms
-from qbank.strings import strings_for
 
 __all__ = [
     "BUCKET_POSTINGS",
     "INDEX_DIR",
     "LEVELS",
     "IndexReport",
-    "LiveIndex",
     "LocaleIndex",
     "SearchDoc",
     "SearchIndexError",
@@ -51,38 +45,10 @@ __all__ = [
     "expected_cost",
     "fold",
     "index_files",
-    "index_site_after_build",
     "is_cjk",
     "iter_docs",
-    "live_index",
     "question_doc",
-    "search_settings",
     "terms",
     "write_index",
     "write_site_index",
 ]
-
-
-def search_settings(bank: Bank) -> dict[str, Any]:
-    """What the search box needs, for every locale of ``bank``: its interface text and the
-    filters' choices (``[key, name]`` pairs in catalog order, names in that locale).
-
-    The page template writes this as JSON into the header, so the box can follow a change of
-    locale that happens without a page load.
-    """
-    catalog = bank.catalog
-    text: dict[str, Any] = {}
-    for locale in catalog.locales:
-        words = strings_for(locale)
-        levels = words["difficulty_levels"]
-        text[locale] = {
-            **words["search"],
-            "seniority": words["seniority"],
-            "difficulty": words["difficulty"],
-            "filters": {
-                "field": [[k, bank.name(f.name, locale)] for k, f in catalog.fields.items()],
-                "seniority": [[k, bank.name(v, locale)] for k, v in catalog.seniorities.items()],
-                "difficulty": [[str(k), str(levels[k])] for k in sorted(levels)],
-            },
-        }
-    return {"locales": list(catalog.locales), "default": catalog.default_locale, "text": text}

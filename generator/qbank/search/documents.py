@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qbank.bank import Bank, Entry
-from qbank.markup import _prose_and_fences, prose_html, to_html
+from qbank.bank.loaded import Bank, Entry
+from qbank.bank.markup import _prose_and_fences, prose_html, to_html
 from qbank.search.cjkpostings import code_points, is_cjk_point
 from qbank.search.tokenize import CJK, terms
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qbank.bank import _gc_paused
+from qbank.bank.load import gc_paused
 from qbank.search.cjkpostings import CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.tokenize import is_cjk, stemmer_spec
@@ -418,7 +418,7 @@ def write_index(docs: Iterable[SearchDoc], output: Path, locale: str) -> None:
     try:
         if output.exists():
             shutil.rmtree(output)
-        with _gc_paused():  # (millions of objects made, no cycle among them)
+        with gc_paused():  # (millions of objects made, no cycle among them)
             write_files(index_files(docs, locale), output)
     except OSError as error:
         raise SearchIndexError(

@@ -1,0 +1,56 @@
+"""Interface text: the one table the page templates, the widget, the search box, the exporters
+and the importers read.
+
+One YAML file per locale in ``site_templates/strings/<locale>.yaml`` (adding a locale's
+interface text is adding one file). ``en.yaml`` is complete; any key another locale leaves out,
+at any depth (``widget.status.no``, say), falls back to it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import yaml
+
+from qbank.site.templates import TEMPLATES
+
+STRINGS_DIR = TEMPLATES / "strings"
+FALLBACK = "en"
+
+
+@cache
+def interface_strings() -> dict[str, dict[str, Any]]:
+    """Each locale's own table, as written in its file (English first, then by locale)."""
+    files = sorted(STRINGS_DIR.glob("*.yaml"), key=lambda p: (p.stem != FALLBACK, p.stem))
+    table: dict[str, dict[str, Any]] = {}
+    for path in files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: expected a mapping of interface-text keys to text")
+        table[path.stem] = data
+    return table
+
+
+def _over(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in own.items():
+        below = merged.get(key)
+        merged[key] = (
+            _over(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
+        )
+    return merged
+
+
+@cache
+def _strings_for(locale: str) -> dict[str, Any]:
+    table = interface_strings()
+    return _over(table[FALLBACK], table.get(locale, {}))
+
+
+def strings_for(locale: str) -> dict[str, Any]:
+    """Interface text in ``locale``, each key (nested ones too) falling back to English.
+
+    The caller gets its own copy of the top level; nested tables are shared, read them only.
+    """
+    return dict(_strings_for(locale))

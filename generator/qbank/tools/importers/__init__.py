@@ -1,0 +1,54 @@
+"""Importers: other documents → question files and catalog entries (one module per format).
+
+``read_source`` parses a source file into a ``Parsed``; ``plan_import`` computes what the
+import would change; ``apply_plan`` writes it. Formats: ``payload`` (a Nuxt devalue payload
+with the catalog and sample questions), ``topic-page`` (a plain-text topic page of choice
+questions) and ``interview`` (a Chinese interview record of open questions).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from qbank.tools.importers import interview, payload, topic_page
+from qbank.tools.importers.plan import Plan, apply_plan, plan_import
+from qbank.tools.importers.source import Parsed, SourceError
+
+FORMATS = ("payload", "topic-page", "interview")
+
+__all__ = ["FORMATS", "Parsed", "Plan", "SourceError", "apply_plan", "plan_import", "read_source"]
+
+
+def read_source(
+    kind: str,
+    source: Path,
+    display: str,
+    *,
+    field: str | None = None,
+    topic: str | None = None,
+    locale: str | None = None,
+    seniority: str | None = None,
+) -> Parsed:
+    """Parse ``source`` in format ``kind``; raise ``SourceError`` naming what is unreadable."""
+    try:
+        raw = source.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{display}: cannot read the file: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SourceError(
+            f"{display}:{line}: invalid UTF-8 byte 0x{raw[exc.start]:02x}; expected UTF-8 text"
+        ) from None
+    if kind == "payload":
+        if field or topic:
+            raise SourceError("--field/--topic do not apply to a payload: it names its topics")
+        return payload.parse(text, display)
+    if kind == "topic-page":
+        return topic_page.parse(text, display, field=field, topic=topic, locale=locale or "tr")
+    if kind == "interview":
+        return interview.parse(
+            text, display, field=field, topic=topic, locale=locale or "zh", seniority=seniority
+        )
+    raise SourceError(f"unknown format {kind!r}; expected one of {', '.join(FORMATS)}")
