@@ -21,6 +21,7 @@ tree (``tree_offline``), ``verify`` reads what it wrote.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import posixpath
@@ -169,8 +170,8 @@ def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, s
         postings = [codes for codes in json.loads(terms.read_bytes()).values() if codes]
         if not postings:
             continue
-        flat = np.concatenate([np.asarray(c, dtype=np.int64) for c in postings])
         lengths = np.fromiter(map(len, postings), dtype=np.int64, count=len(postings))
+        flat = np.fromiter(itertools.chain.from_iterable(postings), np.int64, int(lengths.sum()))
         sums = np.cumsum(flat)
         starts = np.cumsum(lengths) - lengths
         before = np.where(starts > 0, sums[starts - 1], 0)
