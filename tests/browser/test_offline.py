@@ -241,3 +241,33 @@ def test_a_site_without_the_worker_removes_it(
     )
     tab.reload()
     assert tab.evaluate("() => navigator.serviceWorker.controller") is None
+
+
+def test_no_room_says_so_and_keeps_what_was_kept(tab: Any, sites: tuple[Sites, Path, Path]) -> None:
+    """With too little room left (the browser's estimate, read first, or the quota, hit while
+    downloading: Chromium's quota override only does the latter), the box says so, the new
+    field's partial copy is dropped and a field kept before stays kept."""
+    site, _, _ = sites
+    tab.goto("en/backend/")
+    wait_controlled(tab)
+    tab.locator(".qb-offline button").click()
+    tab.wait_for_function(
+        "() => /Kept for offline/.test(document.querySelector('.qb-offline').textContent)",
+        timeout=30_000,
+    )
+    cdp = tab.context.new_cdp_session(tab)
+    usage = tab.evaluate("async () => (await navigator.storage.estimate()).usage")
+    origin = site.url.rstrip("/")
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": usage + 1000})
+    tab.goto("en/ml-engineer/")
+    tab.locator(".qb-offline button").click()
+    message = tab.locator(".qb-offline__message")
+    message.wait_for()
+    assert re.search("ran out of storage space|Not enough space", message.inner_text())
+    assert tab.evaluate("""async () => (await caches.keys()).filter(n => / keep /.test(n))""") == [
+        next(n for n in tab.evaluate("async () => await caches.keys()") if "keep en/backend" in n)
+    ]
+    tab.goto("en/backend/")
+    tab.wait_for_function(
+        "() => /Kept for offline/.test(document.querySelector('.qb-offline').textContent)"
+    )
