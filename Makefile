@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.qbank-installed
 
-.PHONY: serve test lint build bench clean publishers
+.PHONY: serve test test-fast lint build bench clean publishers
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,11 +25,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# The whole check, as CI runs it: lint, then every test (browser, wheel, serve, publishers).
 test: lint
-	$(BIN)/python -m pytest
-	$(BIN)/mkdocs build --strict -d build/site
-	$(BIN)/qbank verify build/site
-	$(MAKE) publishers
+	$(BIN)/python -m pytest --durations=15
+
+# The edit-test loop: no browser, no wheel, no serve, no publishers; both cores; Hypothesis's
+# dev profile (a tenth of the examples). The lint runs in `make test`.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not slow" -n 2 --dist loadfile --durations=10 -q
 
 # The sample bank through `qbank build`, published by each publisher without the plugin.
 publishers: $(STAMP)

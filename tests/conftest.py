@@ -2,11 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sitebuild import build_site, write_small_bank
+from hypothesis import settings
+from sitebuild import build_site, write_serve_config, write_small_bank
+from support.serving import Served, free_port
+
+# Property tests: every example in CI, a tenth by default (support/examples.py).
+settings.register_profile("ci", max_examples=100, print_blob=True)
+settings.register_profile("dev", max_examples=10)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+# Modules whose every test is slow: a wheel in a fresh venv, a running `mkdocs serve`, a
+# publisher's build, generated banks of thousands of questions, the console script under a
+# pseudo-terminal. `make test-fast` leaves them out (-m "not slow"); `make test` runs them.
+SLOW_MODULES = {
+    "test_wheel",
+    "test_serve",
+    "test_serve_incremental",
+    "test_serve_banner",
+    "test_search_serve",
+    "test_sample_site",
+    "test_lookalike",
+    "test_progress",
+    "test_build_script",
+    "test_workflows",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture
@@ -15,7 +48,42 @@ def small_bank(tmp_path: Path) -> Path:
     return write_small_bank(tmp_path / "content")
 
 
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(site, content): one real ``mkdocs build --strict`` of the small bank with the default
+    configuration, shared by every test that only reads it (copy it before changing it)."""
+    tmp = tmp_path_factory.mktemp("small-site")
+    content = write_small_bank(tmp / "content")
+    return build_site(tmp, content), content
+
+
 @pytest.fixture
 def site_builder() -> Callable[..., Path]:
     """``build_site`` as a fixture, for tests that prefer injection."""
     return build_site
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A running ``mkdocs serve`` of the small bank (its first build published)."""
+    content = write_small_bank(tmp_path / "content")
+    write_serve_config(tmp_path)
+    (tmp_path / "tmp").mkdir()
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=tmp_path,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(tmp_path / "tmp")},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    running = Served(port, content, tmp_path, log, server)
+    try:
+        running.wait_builds(1)
+        running.wait_page("/en/backend/indexing/", "qb-q")
+        yield running
+    finally:
+        server.terminate()
+        server.wait(30)

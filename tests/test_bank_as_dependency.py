@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Turkish test content)
 """qbank as a dependency of another bank: a separate repository with its own mkdocs.yml
 (`plugins: [qbank]`) and its own content/ builds the whole site with the installed qbank.
 
@@ -21,11 +20,11 @@ import yaml
 from click.testing import CliRunner
 from mkdocs.plugins import BasePlugin
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from support.dependency_bank import CATALOG, QID, QUESTION
 
 from qbank.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-QID = "01a05d13-8d21-739a-baa2-7dab67be4101"
 MKDOCS_YML = """\
 site_name: Our Team's Bank
 site_url: https://example.org/bank/
@@ -34,37 +33,6 @@ theme:
   name: material
 plugins:
   - qbank
-"""
-CATALOG = """\
-title: {en: Our Team's Bank, tr: Ekibimizin Bankası}
-locales: [en, tr]
-seniorities:
-  junior: {en: Junior, tr: Junior}
-  mid: {en: Mid-level, tr: Orta seviye}
-  senior: {en: Senior, tr: Kıdemli}
-fields:
-  data:
-    name: {en: Data Engineer, tr: Veri Mühendisi}
-    specializations:
-      storage:
-        name: {en: Storage, tr: Depolama}
-        topics:
-          formats:
-            name: {en: File formats, tr: Dosya biçimleri}
-"""
-QUESTION = """\
-id: {qid}
-difficulty: 1
-prompt:
-  en: Which format stores a table column by column?
-  tr: Hangi biçim bir tabloyu sütun sütun saklar?
-options:
-  a: {{en: CSV, tr: CSV}}
-  b: {{en: Parquet, tr: Parquet}}
-answer: b
-explanation:
-  en: Parquet is columnar; CSV stores rows of text.
-  tr: Parquet sütun tabanlıdır; CSV metin satırları saklar.
 """
 
 

@@ -4,18 +4,17 @@ from scratch (same messages, lines, severities and order)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
+from support.bankmodule import make_bank_module
 
 from qbank.bank.load import INCREMENTAL_UP_TO, check_bank
 from qbank.live.reload import BankCache
@@ -23,21 +22,11 @@ from qbank.live.reload import BankCache
 TEXT_KEYS = ("prompt", "explanation", "assesses", "model_answer")
 
 
-def _make_bank_module() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "bench" / "make_bank.py"
-    spec = importlib.util.spec_from_file_location("make_bank", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A synthetic bank of 600 questions in three locales (bench/make_bank.py)."""
     out = tmp_path_factory.mktemp("generated") / "content"
-    _make_bank_module().make_bank(out, questions=600, fields=3, specs=2, topics=4, seed=7)
+    make_bank_module().make_bank(out, questions=600, fields=3, specs=2, topics=4, seed=7)
     return out
 
 

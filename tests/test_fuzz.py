@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 
 from qbank.bank.load import check_bank
 from qbank.bank.model import OPTION_KEYS, Question, nfc
@@ -19,7 +20,7 @@ from qbank.bank.problems import Problem
 BASE = Path(__file__).resolve().parent / "golden" / "validate" / "_base"
 TOPIC = "ml-engineer/throughput"
 FUZZ = settings(
-    max_examples=int(os.environ.get("QBANK_FUZZ_EXAMPLES", "60")),
+    max_examples=int(os.environ.get("QBANK_FUZZ_EXAMPLES", examples(60))),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -10,6 +10,7 @@ import pytest
 import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 from tests.fixtures.messy_bank import write_messy_bank
 
 from qbank.bank.highlight import fence_html
@@ -95,7 +96,7 @@ def test_messy_bank_fences_agree(tmp_path: Path) -> None:
         assert _fence(fence) == _converted(fence, ""), fence
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.sampled_from(["", "python", "js", "sql", "bash", "text", "nosuch", "c++", "yaml"]),
     st.lists(

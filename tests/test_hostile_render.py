@@ -12,6 +12,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
+from support.examples import examples
 
 from qbank.bank.markup import to_html
 
@@ -42,13 +43,13 @@ def assert_inert(fragment: str) -> None:
             assert not _BAD_URL.match(compact), fragment
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(markdown_text)
 def test_any_markdown_renders_inert(text: str) -> None:
     assert_inert(to_html(text))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(markdown_text, st.sampled_from(["", "../../../images/f/t/"]))
 def test_image_prefix_keeps_it_inert(text: str, prefix: str) -> None:
     assert_inert(to_html(text, prefix))

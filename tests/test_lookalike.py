@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_bank_incremental import _make_bank_module
+from support.bankmodule import make_bank_module as _make_bank_module
 
 import qbank.bank.similarity
 from qbank.bank.load import check_bank

@@ -8,6 +8,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 
 from qbank.bank.markup import _converted, _prose_and_fences, prose_html, to_html
 
@@ -56,7 +57,7 @@ def test_markup_takes_the_full_path(text: str) -> None:
     assert prose_html(text) is None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.text(
         alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
@@ -69,7 +70,7 @@ def test_any_text_fast_equals_full(text: str) -> None:
         assert fast == _converted(text, "")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(["word", "Söz", "词", " ", "\n", "\n\n", ".", ",", "?", "1", "-"])))
 def test_prose_like_text_fast_equals_full(parts: list[str]) -> None:
     text = "".join(parts)
@@ -126,7 +127,7 @@ def test_unusual_fences_take_the_full_path(text: str) -> None:
     assert _prose_and_fences(text) is None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.sampled_from(

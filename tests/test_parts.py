@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_render_update import expanded
+from support.rendered import expanded
 
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Bank

@@ -17,7 +17,7 @@ import termios
 from pathlib import Path
 
 import pytest
-from test_github_annotations import write_repo
+from support.repo import write_repo
 
 from qbank.tools import progressbar as progress
 from qbank.tools.progressbar import shown

@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 import yaml
+from support.rendered import expanded
 
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Bank
 from qbank.live.reload import BankCache
 from qbank.site.render import (
-    PLACEHOLDER_NUMBER,
     BodyCache,
-    RenderedSite,
     RenderOptions,
     render_site,
     update_site,
@@ -30,29 +29,6 @@ OPTIONS = RenderOptions(
     defer_files=True,
 )
 CACHE = "backend-engineer/caching"
-
-
-def expanded(site: RenderedSite) -> dict[str, Any]:
-    """Everything a publisher makes of a site: pages with each run of questions written out
-    (headings and HTML), nav, titles, static files and every deferred data file."""
-
-    def write_out(match: Any) -> str:
-        return "".join(
-            f"[{slot.level}|{slot.anchor}|{slot.title}]{slot.html}"
-            for slot in site.blocks[int(match.group(1))]
-        )
-
-    data = {}
-    for produce in site.deferred.values():
-        for path, chunks in produce():
-            data[path] = b"".join(chunks)
-    return {
-        "pages": {path: PLACEHOLDER_NUMBER.sub(write_out, md) for path, md in site.pages.items()},
-        "nav": site.nav,
-        "titles": site.titles,
-        "files": site.files,
-        "data": data,
-    }
 
 
 class Session:

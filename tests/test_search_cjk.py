@@ -11,6 +11,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 
 from qbank.search import SearchDoc, index
 from qbank.search.cjkpostings import _RANGES
@@ -54,7 +55,7 @@ def both_ways(docs: list[SearchDoc]) -> tuple[dict[str, bytes], dict[str, bytes]
     return dict(packed.files()), dict(one_by_one.files())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), size=st.integers(0, 40), per=st.sampled_from([1, 3, 9, 2000]))
 def test_packed_and_unpacked_terms_files_are_the_same(seed: int, size: int, per: int) -> None:
     rng = random.Random(seed)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 
 from qbank import search
 from qbank.bank.load import load_bank
@@ -180,7 +181,9 @@ def test_any_sequence_of_rebuilds_leaves_the_index_a_fresh_write_would(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     st.lists(st.integers(0, 2**32), min_size=1, max_size=8),

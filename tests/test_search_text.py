@@ -15,6 +15,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.examples import examples
 from tests.fixtures.messy_bank import write_messy_bank
 from tests.test_highlight import AWKWARD, NOT_PLAIN, _texts
 
@@ -81,7 +82,7 @@ def test_shapes_agree(text: str) -> None:
     assert text_of(text) == converted(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.sampled_from(
@@ -113,7 +114,7 @@ WIDE = {chr(c) for c in range(0x4E00, 0x4E10)} | {"ひ", "한"}
 assert all(re.fullmatch(f"[{CJK}]", char) for char in WIDE)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     st.text(alphabet=st.sampled_from([*sorted(WIDE), "a", "b", " ", "."]), max_size=60),
     st.integers(min_value=1, max_value=40),

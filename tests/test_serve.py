@@ -2,49 +2,18 @@
 
 from __future__ import annotations
 
-import http.client
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import write_serve_config, write_small_bank
+from support.serving import free_port, wait_for
 
 QUESTION = "backend/indexing/covering-index.yaml"
 PAGE = "/en/backend/indexing/"
-TIMEOUT = 300  # generous: the machine may be busy; no timing is asserted
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def fetch(port: int, path: str) -> str | None:
-    try:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        connection.request("GET", path)
-        response = connection.getresponse()
-        body = response.read().decode("utf-8", errors="replace")
-    except OSError:
-        return None
-    return body if response.status == 200 else None
-
-
-def wait_for(port: int, path: str, text: str, server: subprocess.Popen[bytes]) -> str:
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        body = fetch(port, path)
-        if body is not None and text in body:
-            return body
-        assert server.poll() is None, "mkdocs serve exited"
-        time.sleep(0.2)
-    raise AssertionError(f"{path} never showed {text!r}")
 
 
 def test_an_edited_question_is_served(tmp_path: Path) -> None:

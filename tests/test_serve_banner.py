@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import re
 
-import test_serve_incremental
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
-from test_serve_incremental import EDITED, Served
-
-served = test_serve_incremental.served  # the fixture: a running serve of the small bank
+from support.serving import EDITED, Served
 
 BANNER = "qbank-serve-problems"
 HOSTILE_KEY = '<img src=x onerror="alert(1)">'

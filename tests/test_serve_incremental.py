@@ -8,105 +8,18 @@ plugin logs how it published it ("qbank: full rebuild" / "qbank: rebuilt what ch
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 import yaml
-from sitebuild import CATALOG, write_serve_config, write_small_bank
-from test_serve import TIMEOUT, fetch, free_port, wait_for
+from sitebuild import CATALOG
+from support.serving import EDITED, TIMEOUT, Served
 
-EDITED = "backend/indexing/covering-index.yaml"  # a senior question of backend/indexing
 ZEBRA_PROMPT = {
     "en": "Zebracorn: when is a covering index worth its write cost?",
     "tr": "Kapsayan indeks yazma maliyetine ne zaman değer?",
     "zh": "覆盖索引何时值得其写入成本？",
 }
-PUBLISHED = ("qbank: full rebuild", "qbank: rebuilt what changed")
-
-
-@dataclass
-class Served:
-    """A running ``mkdocs serve`` of the small bank."""
-
-    port: int
-    content: Path
-    project: Path
-    log: Path
-    server: subprocess.Popen[bytes]
-
-    def text(self) -> str:
-        return self.log.read_text("utf-8", errors="replace")
-
-    def builds(self) -> int:
-        """How many builds the plugin has published so far."""
-        text = self.text()
-        return sum(text.count(marker) for marker in PUBLISHED)
-
-    def wait_log(self, text: str, after: int = 0) -> None:
-        """Wait until ``text`` shows in the log after its first ``after`` characters."""
-        deadline = time.monotonic() + TIMEOUT
-        while text not in self.text()[after:]:
-            assert self.server.poll() is None, "mkdocs serve exited:\n" + self.text()
-            assert time.monotonic() < deadline, f"the log never showed {text!r}:\n" + self.text()
-            time.sleep(0.2)
-
-    def wait_builds(self, count: int) -> str:
-        """Wait for the ``count``-th published build; return the log line that reported it."""
-        deadline = time.monotonic() + TIMEOUT
-        while self.builds() < count:
-            assert self.server.poll() is None, "mkdocs serve exited:\n" + self.text()
-            assert time.monotonic() < deadline, "no rebuild was published:\n" + self.text()
-            time.sleep(0.2)
-        lines = [line for line in self.text().splitlines() if any(m in line for m in PUBLISHED)]
-        return lines[count - 1]
-
-    def site(self) -> Path:
-        """The folder ``mkdocs serve`` serves (its temporary ``site_dir``)."""
-        (folder,) = (self.project / "tmp").glob("mkdocs_*")
-        return folder
-
-    def get(self, path: str) -> str | None:
-        return fetch(self.port, path)
-
-    def wait_page(self, path: str, text: str) -> str:
-        return wait_for(self.port, path, text, self.server)
-
-    def write_question(self, relative: str, edit: dict[str, object]) -> None:
-        path = self.content / relative
-        data = yaml.safe_load(path.read_text("utf-8"))
-        data.update(edit)
-        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    content = write_small_bank(tmp_path / "content")
-    write_serve_config(tmp_path)
-    (tmp_path / "tmp").mkdir()
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=tmp_path,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(tmp_path / "tmp")},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    running = Served(port, content, tmp_path, log, server)
-    try:
-        running.wait_builds(1)
-        running.wait_page("/en/backend/indexing/", "qb-q")
-        yield running
-    finally:
-        server.terminate()
-        server.wait(30)
 
 
 def stamps(site: Path) -> dict[str, tuple[int, int]]:

@@ -22,9 +22,8 @@ REPO = "https://github.com/qbank-dev/qbank"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("build")
-    return build_site(tmp, write_small_bank(tmp / "content"))
+def site(small_site: tuple[Path, Path]) -> Path:
+    return small_site[0]
 
 
 def parse(site: Path, page: str) -> HTMLParser:

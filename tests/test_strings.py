@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
-from sitebuild import build_site, write_small_bank
+from sitebuild import write_small_bank
 
 from qbank.site import strings
 from qbank.site.strings import STRINGS_DIR, interface_strings, strings_for
@@ -89,9 +89,8 @@ def test_yaml_keys_stay_text() -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("build")
-    return build_site(tmp, write_small_bank(tmp / "content"))
+def site(small_site: tuple[Path, Path]) -> Path:
+    return small_site[0]
 
 
 def test_pages_carry_the_widget_and_search_text_of_their_locale(site: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from selectolax.lexbor import LexborHTMLParser
-from sitebuild import ROOT, build_site, write_small_bank
+from sitebuild import ROOT
 
 from qbank.bank.load import load_bank
 from qbank.tools.cli import main
@@ -22,11 +22,9 @@ TOPIC_PAGE = "en/ml-engineer/throughput/index.html"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(site, content) of a real strict build of the small bank."""
-    tmp = tmp_path_factory.mktemp("verify")
-    content = write_small_bank(tmp / "content")
-    return build_site(tmp, content), content
+def built(small_site: tuple[Path, Path]) -> tuple[Path, Path]:
+    """(site, content) of a real strict build of the small bank (copied before tampering)."""
+    return small_site
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_bank_as_dependency import CATALOG, QID, QUESTION
+from support.dependency_bank import CATALOG, QID, QUESTION
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL_STEP = "Install qbank"  # the one step a bank repository changes (README)

@@ -6,6 +6,6 @@ __version__ = "0.1.0"
 
 # qbank uses numpy for integer array work only, never for linear algebra. Importing numpy
 # starts OpenBLAS's worker threads (one per extra core), which spin for a while before they
-# sleep: 75-115 ms of CPU time on 2 cores for `qbank validate` of 3,000 questions, for no
-# work. One BLAS thread starts none; a value the user set is kept.
+# sleep: CPU time spent on every command for no work, and more the more cores there are. One
+# BLAS thread starts none; a value the user set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

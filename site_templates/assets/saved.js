@@ -114,8 +114,8 @@
     });
     const note = element("details", { class: "qb-note" });
     note.append(element("summary", {}, text("savedNote")));
-    // Its box is made when first opened: 50 text boxes had Chromium lay out every question
-    // content-visibility skips in one task at the load event (~300 ms on a slow phone).
+    // Its box is made when first opened: a text box per question had Chromium lay out every
+    // question content-visibility skips, in one long task at the load event.
     const write = () => {
       const area = element("textarea", { class: "qb-note__text", rows: "3", "aria-label": text("savedNoteLabel") });
       area.placeholder = text("savedNoteLabel");

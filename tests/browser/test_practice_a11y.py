@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from support.axe import serious
 
 pytestmark = pytest.mark.browser
 
@@ -91,68 +92,28 @@ def test_practice_records_progress(page: Any) -> None:
     assert all(r["t"].startswith("ml-engineer/") for r in progress.values())
 
 
-def _serious(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    # Material's floating "Back to top" button covers whatever content is under it while the
-    # reader scrolls up; axe then measures that content against the button's colours, and the
-    # result depends on the scroll position. Audit the page at rest, at the top.
-    page.evaluate("window.scrollTo(0, 0)")
-    # (through element.style: the page's Content-Security-Policy refuses an added <style>)
-    page.evaluate(
-        "document.querySelectorAll('.md-top')"
-        ".forEach((e) => e.style.setProperty('display', 'none', 'important'))"
-    )
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): "
-        f"{[(n['target'], n.get('failureSummary', '')) for n in v['nodes']][:5]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
-def _scheme(page: Any, scheme: str) -> None:
-    """Switch the palette and wait until the colour transitions it starts have ended (axe
-    would otherwise read a colour halfway between the two palettes). Questions away from the
-    viewport are not rendered (qbank.css: content-visibility), so they would change palette,
-    transitions and all, only when axe reads them: every question is rendered first."""
-    page.evaluate(
-        """(scheme) => {
-            document.querySelectorAll('.qb-q').forEach(
-                (q) => q.style.setProperty('content-visibility', 'visible'));
-            document.body.getBoundingClientRect();
-            document.body.setAttribute('data-md-color-scheme', scheme);
-            return Promise.all(document.getAnimations()
-                .filter((a) => a instanceof CSSTransition)
-                .map((a) => a.finished.catch(() => null)));
-        }""",
-        scheme,
-    )
-
-
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_topic_page(page: Any, scheme: str) -> None:
     page.goto(TOPIC)
-    _scheme(page, scheme)
+    scheme(page, scheme)
     # cover the answered states too: a wrong pick, a right pick, an open model answer
     page.locator('#q-01a05d13-8d21-739a-baa2-7dab67be4001 .qb-option[data-key="a"]').click()
     page.locator('#q-01a05d13-8d21-739a-baa2-7dab67be4002 .qb-option[data-key="a"]').click()
     page.locator("#q-01a05d13-8d21-739a-baa2-7dab67be4003 details.qb-answer > summary").click()
-    assert _serious(page) == []
+    assert serious(page) == []
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_practice_page(page: Any, scheme: str) -> None:
     page.goto(PRACTICE)
-    _scheme(page, scheme)
-    assert _serious(page) == []
+    scheme(page, scheme)
+    assert serious(page) == []
     page.locator("select.qb-practice-level").select_option("mid")
     page.locator(".qb-start").click()
     expect(page.locator(".qb-practice-q")).to_be_visible()
-    assert _serious(page) == []
+    assert serious(page) == []
     page.goto(PRACTICE)
-    _scheme(page, scheme)
+    scheme(page, scheme)
     run_session(page, "mid")
     expect(page.locator(".qb-summary")).to_be_visible()
-    assert _serious(page) == []
+    assert serious(page) == []

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from search_quality_bank import QUERIES, ids_by_slug, write_quality_bank
 from sitebuild import build_site
+from support.search_box import typed
 
 pytestmark = pytest.mark.browser
 
@@ -52,18 +53,6 @@ def quality_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     yield url, content
     httpd.shutdown()
     httpd.server_close()
-
-
-def typed(page: Any, query: str) -> list[str]:
-    """Type ``query`` into the search box; the question ids of the results shown."""
-    box = page.locator(".qb-search")
-    before = box.get_attribute("data-done") or "0"
-    box.locator(".qb-search__input").fill(query)
-    page.wait_for_function(
-        "(n) => (document.querySelector('.qb-search').dataset.done || '0') !== n", arg=before
-    )
-    links = page.locator(".qb-search__result a")
-    return [links.nth(i).get_attribute("href").split("#q-", 1)[1] for i in range(links.count())]
 
 
 def scores(shown: list[str], expected: set[str]) -> tuple[float, float]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from sitebuild import build_site
-from test_search_quality import typed as type_query
+from support.search_box import typed as type_query
 
 from qbank.bank.load import load_bank
 from qbank.search.documents import question_doc

@@ -7,11 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import test_serve_incremental
 from playwright.sync_api import expect
-from test_serve_incremental import EDITED, Served
-
-served = test_serve_incremental.served  # the fixture: a running serve of the small bank
+from support.serving import EDITED, Served
 
 pytestmark = pytest.mark.browser
 

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from stored_texts import seed, storage
-from test_practice_a11y import _scheme, _serious
-from test_review import START, later, pick, review_session
+from support.axe import scheme as _scheme
+from support.axe import serious as _serious
+from support.review import START, later, pick, review_session
 
 pytestmark = pytest.mark.browser
 

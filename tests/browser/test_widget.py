@@ -9,30 +9,13 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
+from support.widget import MULTI, NUMERICS, SINGLE, TOPIC, option, question, stored
 
 pytestmark = pytest.mark.browser
 
-SINGLE = "01a05d13-8d21-739a-baa2-7dab67be4001"  # throughput, answer b, difficulty 2
 JUNIOR = "01a05d13-8d21-739a-baa2-7dab67be4002"  # throughput, answer a, difficulty 1
 OPEN = "01a05d13-8d21-739a-baa2-7dab67be4003"  # throughput, open, with a model answer
-MULTI = "01a05d13-8d21-739a-baa2-7dab67be4005"  # numerics, answers a and c
 NUMERIC_SINGLE = "01a05d13-8d21-739a-baa2-7dab67be4006"  # numerics, answer a
-TOPIC = "en/ml-engineer/throughput/"
-NUMERICS = "en/ml-engineer/numerics/"
-PROGRESS = "qbank:v1:progress"
-
-
-def question(page: Any, qid: str) -> Any:
-    return page.locator(f"#q-{qid}")
-
-
-def option(page: Any, qid: str, key: str) -> Any:
-    return question(page, qid).locator(f'.qb-option[data-key="{key}"]')
-
-
-def stored(page: Any) -> dict[str, Any]:
-    raw = page.evaluate(f"localStorage.getItem('{PROGRESS}')")
-    return json.loads(raw) if raw else {}
 
 
 def test_wrong_option_is_marked_and_reveals_the_right_one(page: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from test_widget import MULTI, NUMERICS, SINGLE, TOPIC, option, question, stored
+from support.widget import MULTI, NUMERICS, SINGLE, TOPIC, option, question, stored
 
 pytestmark = pytest.mark.browser
 

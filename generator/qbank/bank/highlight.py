@@ -1,8 +1,8 @@
 """A plain fenced code block → the HTML ``markup.to_html`` gives it, without Python-Markdown.
 
 ``pymdownx.highlight`` builds a new Pygments formatter for every code block, and a
-formatter's stylesheet (every token type of the style) is made in its constructor: at
-30,000 questions x 3 locales that was 4 s of CPU, more than highlighting the code. A block
+formatter's stylesheet (every token type of the style) is made in its constructor: on a
+large bank that costs more than highlighting the code itself. A block
 of the usual shape (a fence line with an optional language, code, a closing fence) is
 highlighted here with one formatter and one lexer per language, kept; the result is the
 same bytes as the full conversion (``tests/test_highlight.py`` compares both on every block

@@ -186,8 +186,8 @@ def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while the bank is checked.
 
     Checking builds hundreds of thousands of short-lived objects and keeps many; the
-    collector would walk the kept ones again and again (about a tenth of the time) and
-    would find almost nothing, as checking makes no reference cycles worth collecting.
+    collector would walk the kept ones again and again, a cost that grows with the bank,
+    and would find almost nothing, as checking makes no reference cycles worth collecting.
     """
     enabled = gc.isenabled()
     gc.disable()

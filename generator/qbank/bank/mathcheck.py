@@ -136,7 +136,7 @@ def _unreadable(latex: str) -> tuple[str, str] | None:
     if depth:
         return f"leaves {depth} brace{'s' if depth > 1 else ''} {{ open", BRACES_HINT
     try:
-        parse_latex(latex)  # (the converter's errors are its parser's; the rest costs 4x)
+        parse_latex(latex)  # (the converter's errors are its parser's; converting is time lost)
     except Exception as error:  # latex2mathml raises many types on malformed input
         name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(error).__name__).lower()
         reason = f"cannot be read ({name}): the page would show its source as code"

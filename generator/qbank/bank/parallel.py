@@ -24,10 +24,8 @@ R = TypeVar("R")
 
 # Files per chunk taken by either process, and the bank size from which a second process is
 # used (and then only on a free core: ``spare_core``). The helper costs CPU time of its own
-# (forking, every result sent back) and saves wall time: at 3,000 look-alike questions x 3
-# locales on an idle 2-core machine, 1.00 -> 0.77 s wall for 1.00 -> 1.11 s CPU
-# (bench/bench_lookalike.py, 2026-12-01). A contributor waits for the wall time; below this
-# size the fork costs more than it saves.
+# (forking, every result sent back) and saves wall time; a contributor waits for the wall
+# time, so the trade is taken from this size on. Below it the fork costs more than it saves.
 CHUNK = 250
 PARALLEL_FROM = 2_000
 

@@ -31,18 +31,19 @@ MIN_SHINGLES = 5  # prompts with fewer shingles are too short to compare
 # join: it bounds the work on a bank of look-alike prompts (a template filled in thousands
 # of times), where every prompt may share its rarest shingles with every other one. A list
 # cut short is gone through again in min-hash order, each entry paired with the next
-# ``NEAR_ORDER_CAP`` (``_near_pairs``): at 30,000 look-alike questions that finds 96 of the
-# 100 near-duplicate pairs of the English prompts in 3.3 s and 1.2 GB, where the size order
-# alone with 128 found 68 in 7.8 s and 2.2 GB. A cluster of up to 33 mutual look-alikes is
-# found whole; ordinary banks of 3,000 and 10,000 questions never reach the cap.
+# ``NEAR_ORDER_CAP`` (``_near_pairs``): near-duplicates sit side by side in that order, so a
+# small cap with this second pass finds more of them, in less time and memory, than a larger
+# cap in size order alone, where a pair may lie further apart than the cap in every list it
+# shares. A cluster of up to 33 mutual look-alikes is found whole; an ordinary bank's lists
+# stay under the cap.
 CANDIDATES_PER_PROMPT = 32
 NEAR_ORDER_CAP = 8
 # How many tokens of their prefixes two similar sets share at least (fewer for a small set
 # that needs less overlap), in the join: the prefix is that much longer than the classic one
 # less one. Five rather than two: in templated prompts the rarest shingles come in groups
 # (a number in the code, its word and the pairs around it: "58", "x 58", "58 y"), and sets
-# sharing only such a group were most of the candidates compared exactly (3,000 look-alike
-# questions: join 1.96 -> 0.17 s CPU; an ordinary bank of that size: 0.21 -> 0.20 s).
+# sharing only such a group were most of the candidates compared exactly; five cuts them
+# out on a templated bank and changes next to nothing on an ordinary one.
 SHARED_IN_PREFIX = 5
 # locale -> (index of the question in the list of found ones, its prompt's shingle hashes)
 PackedTokens = list[tuple[int, "array[int]"]]
@@ -52,7 +53,7 @@ _CJK_RUN = re.compile(f"[{_CJK}]+")
 _TOKEN = re.compile(f"[{_CJK}]+|[^\\W_{_CJK}]+")  # runs of Chinese or Japanese, other words
 _WORD = re.compile(r"[^\W_]+")  # letters and digits
 _ASCII_GAPS = {c: " " for c in range(128) if not chr(c).isalnum()}  # what _WORD skips, in ASCII
-# The same for ASCII text as bytes: bytes.translate takes a table, twice as fast as the dict.
+# The same for ASCII text as bytes: bytes.translate takes a table, faster than the dict.
 _ASCII_GAP_BYTES = bytes(32 if c in _ASCII_GAPS else c for c in range(256))
 # An odd 64-bit constant (the golden ratio's fraction, as a signed number) that mixes the
 # hashes of a pair's two tokens into the pair's hash, the first one multiplied by it.
@@ -85,8 +86,8 @@ def _ordered_tokens(norm: str) -> list[str]:
 
 def _words(norm: str) -> list[str]:
     """The words of a normalized text (``_WORD``): its parts between spaces, the few with
-    other characters than letters and digits cut at them (a third faster than the regular
-    expression over the whole text)."""
+    other characters than letters and digits cut at them (faster than the regular
+    expression over the whole text, as most parts need no regular expression)."""
     words: list[str] = []
     for part in norm.split():
         if part.isalnum():
@@ -97,7 +98,7 @@ def _words(norm: str) -> list[str]:
 
 
 def _hashed_tokens(norm: str) -> list[str] | list[bytes]:
-    """``_ordered_tokens`` for hashing: ASCII tokens as bytes, split twice as fast, with
+    """``_ordered_tokens`` for hashing: ASCII tokens as bytes, split faster than str, with
     the same hashes (CPython hashes an ASCII str and its bytes alike)."""
     if norm.isascii():
         return norm.encode().translate(_ASCII_GAP_BYTES).split()
@@ -288,8 +289,7 @@ def _near_pairs(
     with the next ``NEAR_ORDER_CAP``, leaving out the pairs the size order already made (``width``:
     what each entry was paired with there). In a templated bank thousands of sets share
     every prefix token, and in size order a near-duplicate pair may lie further apart than
-    the cap in every list they share (at 30,000 look-alike questions the size order alone
-    found 68 of 100 such pairs in one locale); sets with the same min-hash sit side by side.
+    the cap in every list they share; sets with the same min-hash sit side by side.
     Each pair has its smaller set first (the larger set second on a tie) and sizes that
     allow the threshold."""
     import numpy as np
@@ -323,7 +323,7 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
     import numpy as np
 
     # Equal tokens get one rank, so their order among themselves does not matter: numpy's
-    # default sort (vectorized) is about twice as fast as a stable one here.
+    # default sort (vectorized) is faster than a stable one here.
     by_value = np.argsort(flat)
     values = flat[by_value]
     new_value = np.empty(len(values), dtype=bool)
@@ -334,8 +334,8 @@ def _global_order(flat: IntArray) -> tuple[IntArray, int, int]:
     del new_value
     counts = np.bincount(distinct_at)
     dense = np.empty(len(counts), dtype=np.int64)
-    # A count is at most the number of sets; in 16 bits numpy sorts stably by radix, about
-    # four times faster.
+    # A count is at most the number of sets; in 16 bits numpy sorts stably by radix, faster
+    # than its merge sort of 64-bit counts.
     by_count = counts.astype(np.uint16) if counts.max() < 1 << 16 else counts
     dense[np.argsort(by_count, kind="stable")] = np.arange(len(counts))
     rank = np.empty(len(flat), dtype=np.int64)
@@ -370,8 +370,8 @@ def _common_counts(
 
 def flat_int64(token_sets: list[Collection[int]]) -> IntArray:
     """Every set's tokens one after the other, as one array. Packed sets (8-byte arrays,
-    what ``prompt_keys`` makes) are joined as bytes: a numpy view of each would cost
-    several microseconds a set, most of the time at 90,000 sets."""
+    what ``prompt_keys`` makes) are joined as bytes: a numpy view of each set would cost
+    more than the rest of this function on a large bank."""
     import numpy as np
 
     if all(isinstance(tokens, array) and tokens.typecode == "q" for tokens in token_sets):

@@ -1,9 +1,9 @@
 """The cross-file checks under ``mkdocs serve``, one edit at a time.
 
 A rebuild after an edit re-checks the edited file only (``FileCache``), but the cross-file
-checks involve every question: the near-duplicate join of all prompts took 1.6 s at 30,000
-questions x 3 locales, reading files again for the line of each warning 0.3 s, and even
-the dictionary passes over all questions (repeated ids and prompt hashes) add up. So a
+checks involve every question: on a large bank the near-duplicate join of all prompts,
+reading files again for the line of each warning, and even the dictionary passes over all
+questions (repeated ids and prompt hashes) would cost more than the rest of the rebuild. So a
 load leaves behind a ``CrossFileState``: the questions it saw (``Found``, and each file's
 place), a ``Tally`` of ids, topics and prompt hashes, per locale the prompts left out as
 identical to an earlier one, the near-duplicate pairs (by file), an index of the compared

@@ -3,8 +3,8 @@ serve``).
 
 The served folder is not wiped between rebuilds: ``index_site_after_build`` indexes the first
 build at once and keeps each locale's index in memory (``LocaleIndex``). A rebuild that only
-edited questions rewrites, before it returns, just the files those edits touched
-(milliseconds for one question at 30,000); one that added, removed or moved questions has
+edited questions rewrites, before it returns, just the files those edits touched (work in
+proportion to the edit, not the bank); one that added, removed or moved questions has
 that locale rebuilt from scratch by one background worker and swapped in whole with
 ``qbank.site.output`` (the same atomic swap as the site), while the previous index stays served.
 Either way the folder ends up byte for byte what ``write_index`` writes for the same
@@ -65,7 +65,7 @@ class LiveIndex:
       (same count, same URLs), the changed ones (``is not``, then ``!=``: the plugin hands
       back the very same ``SearchDoc`` for an unchanged question) are replaced in the state
       and only the touched files are rewritten, each in one rename, before ``rebuilt``
-      returns (milliseconds for one edited question at 30,000). Otherwise (questions added,
+      returns (work in proportion to the edit). Otherwise (questions added,
       removed or moved) the locale is queued for a full rebuild.
     - One background worker runs the queue: it makes the locale's index from scratch, writes it
       into a fresh folder beside ``api/search`` and swaps it in, so search keeps answering
@@ -184,7 +184,8 @@ class LiveIndex:
             return False
         edits = []
         # The plugin hands back the very same document for an unchanged question: compare
-        # the others (found by identity, in C: 30,000 documents in a millisecond).
+        # the others (found by identity, in C: a pass over every document costs next to
+        # nothing beside the rewrite).
         for number in itertools.compress(
             itertools.count(), map(operator.is_not, served.docs, docs)
         ):

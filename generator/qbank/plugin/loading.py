@@ -1,7 +1,8 @@
 """Loading the bank for ``mkdocs build``: in a forked process that sends it back pickled.
 
-Checking a bank leaves the heap fragmented (a third more memory at 30,000 questions), and
-every process of the build holds the bank, so it arrives compact. (``mkdocs serve`` loads in
+Checking a bank leaves the heap fragmented (memory freed between the bank's objects that
+the process cannot give back), and every process of the build holds the bank, so it arrives
+compact. (``mkdocs serve`` loads in
 its own process: its cache of checked files must live there; see ``serve.py``.)
 """
 

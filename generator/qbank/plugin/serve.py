@@ -171,7 +171,7 @@ class TemplateCode(jinja2.BytecodeCache):
 class ThemeListing:
     """The theme's static files, listed once, not on every rebuild: each build walks every
     theme folder (Material ships thousands of icons) and matches every name against a dozen
-    patterns to find them (``Files.add_files_from_theme``, a tenth of a second or two). The
+    patterns to find them (``Files.add_files_from_theme``: a share of a small rebuild). The
     listing is reused while the theme folders outside installed packages (custom and qbank's
     override folders) hold the same files."""
 
@@ -343,8 +343,8 @@ class ServeSession:
         self, staging: Path, shared: Shared, written_by_locales: Collection[str] = ()
     ) -> None:
         """The practice and JSON API files: after an edit the practice files of the changed
-        fields whose bytes changed, and each ``bank.json`` whose bytes changed (100 MB a
-        locale at 30,000 questions, read by no page) in the background, straight into the
+        fields whose bytes changed, and each ``bank.json`` whose bytes changed (the largest
+        file of a large bank, read by no page) in the background, straight into the
         served folder, once edits pause; after a full rebuild all of them, in this build,
         but those of ``written_by_locales`` (the first build's locale process wrote them;
         their digests stay unknown, so the next rebuild that changes them writes them)."""

@@ -1,7 +1,7 @@
 """Watching the bank under ``mkdocs serve`` through the system's file events.
 
-MkDocs polls every watched folder (a walk of all its files every half second: at 30,000
-question files that walk takes a core and delays every rebuild by seconds), so the content
+MkDocs polls every watched folder (a walk of all its files every half second: on a large
+bank that walk keeps a core busy and delays every rebuild), so the content
 folder is watched with watchdog's event observer (inotify), which wakes MkDocs' build loop
 the way its own watcher does. Reads of the bank ("opened", "closed_no_write") are not changes.
 """

@@ -2,8 +2,8 @@
 
 A Chinese index holds millions of postings of a few hundred thousand terms, nearly all of them
 one CJK character or a pair (``tokenize.terms``). Filed one by one, each posting costs a
-dictionary lookup by a string made for it and an append (at 10,000 questions 3.7 million of
-them, most of the index's time). Here each CJK term is a number made from its code points (a
+dictionary lookup by a string made for it and an append (millions of them, most of the
+index's time). Here each CJK term is a number made from its code points (a
 character ``c``: ``o(c) << 16``; a pair ``c d``: ``o(c) << 16 | o(d)``, where ``o`` counts
 from the first CJK code point, so numbers sort as the terms do), a posting a 64-bit ``term
 << 32 | code``, and one sort groups every term's postings in question order. A terms file of

@@ -134,8 +134,8 @@ class LocaleIndex:
 
     - ``locale``: whose rules the manifest names (``stemmer_spec``);
     - ``postings``: term → the codes of the questions holding it (``LEVELS * n + step``, the
-      term's weight step in question ``n``), a 32-bit array sorted by question (a
-      30,000-question locale has ~4 million postings: 16 MB this way);
+      term's weight step in question ``n``), a 32-bit array sorted by question (a large
+      locale has millions of postings: 4 bytes each this way, not a Python object each);
     - ``shown``: ``(url, topic, prompt, more)`` of each question, what a documents file lists;
     - ``filters``: filter → value → bitmap of the questions it keeps (one bit per question);
     - ``cjk``: how many postings CJK terms have, which sets ``buckets``, the number of terms

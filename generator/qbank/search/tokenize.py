@@ -14,9 +14,9 @@ the browser reads the very rules Python applied.
   and Korean characters (written without spaces) apart from the rest.
 - **Stemming** (``stem``): English by Snowball's English (Porter2) stemmer (the maintained
   ``snowballstemmer`` package here, which runs PyStemmer's C build of the same algorithms,
-  a dependency, 15 times faster; the same algorithm generated as JavaScript in
-  ``assets/snowball-english.js``); Turkish by the suffix rules below; other languages as they
-  are. Snowball's Turkish stemmer was tried and not used: it needs the Turkish letters to
+  a dependency, faster than its pure-Python one; the same algorithm generated as JavaScript
+  in ``assets/snowball-english.js``); Turkish by the suffix rules below; other languages as
+  they are. Snowball's Turkish stemmer was tried and not used: it needs the Turkish letters to
   check vowel harmony, so ASCII-typed words are left whole (``siniflar`` stays, while
   ``sınıflar`` → ``sınıf``), and it strips bare words that end like a suffix while keeping the
   inflected forms (``sayı`` → ``sa`` but ``sayılar`` → ``sayı``; ``olayı`` → ``ola`` but

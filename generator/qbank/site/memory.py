@@ -1,8 +1,8 @@
 """Letting a locale's rendered site go once its pages are written (build memory).
 
 A build that writes one locale after the other (the plugin's locale process, ``qbank build``)
-hands each locale's memory to the next: at 30,000 questions x 3 locales, one locale's
-question runs, data file producers and kept Markdown conversions are hundreds of MB. The
+hands each locale's memory to the next: on a large bank one locale's question runs, data
+file producers and kept Markdown conversions are a large share of the build's peak. The
 plugin's ``finish_locale`` and the docs tree both let go through ``releasing``. No MkDocs.
 """
 

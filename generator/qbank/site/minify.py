@@ -45,7 +45,7 @@ def asset_bytes(asset: str, root: Path = TEMPLATES) -> bytes:
 # Content-Security-Policy hashes, form fields, styles).
 _KEPT = re.compile(r"<(script|pre|textarea|style)\b.*?</\1>", re.S | re.I)
 # HTML's spaces only (a no-break space is text): a line break and the spaces after it, then a
-# run of two or more (two plain substitutions: a third faster than one with a callback).
+# run of two or more (two plain substitutions: faster than one with a callback).
 _BREAKS = re.compile(r"\n[ \t\n\r\f]+")
 _BLANKS = re.compile(r"[ \t\r\f]{2,}")
 
@@ -67,7 +67,7 @@ def _compact(html: str) -> str:
 def compact_page(html: str) -> str:
     """``html`` (a built page) with each run of spaces in the theme's markup (head, header,
     menu, table of contents, footer) cut to one space or line break: the same page as the
-    browser shows it (a run of spaces shows as one), about 10 KB less on a topic page. The
+    browser shows it (a run of spaces shows as one), and lighter on every page. The
     page's content (``<article>``: Markdown's output, already compact, where inline code may
     be styled to keep its spaces) is left as it is, and not even read."""
     start = html.find("<article")

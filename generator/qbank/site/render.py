@@ -85,7 +85,7 @@ class RenderOptions:
     # to the page's table of contents.
     placeholders: bool = False
     # The practice and JSON API files are left to ``RenderedSite.deferred``: a publisher
-    # writes them one at a time (a bank of 30,000 questions holds ~170 MB of them a locale).
+    # writes them one at a time (held at once, a large bank's would weigh on the peak).
     defer_files: bool = False
     # At most this many questions on a topic page (0: no limit); more go to numbered parts.
     page_size: int = DEFAULT_PAGE_SIZE
@@ -151,7 +151,7 @@ def md_escape(text: str) -> str:
 @cache
 def _environment() -> jinja2.Environment:
     """The page templates' environment, one per process (it reloads a template whose file
-    changed; compiling them again for each render cost a tenth of a second)."""
+    changed; compiling them again for each render would slow every serve rebuild)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
@@ -836,7 +836,7 @@ def question_body(
     ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses and model
     answer, ``options`` that of each option; every other value is escaped here. Written as
     plain string building: it runs once per question and locale (90,000 times for a bank of
-    30,000 questions in three languages), where a template costs several times more.
+    30,000 questions in three languages), where a template costs more per call.
     """
     q, e = entry.question, escape
     out = ['<div class="qb-meta">']

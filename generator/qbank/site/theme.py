@@ -66,7 +66,7 @@ def preloads(theme_dirs: Iterable[str]) -> list[str]:
     theme's bundle (named in its ``base.html``), which runs only after the whole page is
     parsed, and qbank.js, which the head runs as soon as it is here
     (``partials/javascripts/base.html``); fetched from the head, a big topic page is not
-    parsed first and then waits for them (about 1.8 s at 4x CPU on slow 4G,
+    parsed first and then waits for them (a wait a reader on a phone notices,
     bench/bench_phone.py)."""
     for folder in theme_dirs:
         base = Path(folder) / "base.html"

@@ -158,7 +158,7 @@ class _Bar:
             monitor_interval = 0  # no monitor thread: the bank checks fork a process
 
         # One bar in one process: a thread lock, not tqdm's default one that also makes a
-        # multiprocessing lock (importing multiprocessing; a third of the bar's set-up).
+        # multiprocessing lock (importing multiprocessing: a cost the first redraw waits for).
         Bar.set_lock(threading.RLock())
         bar: tqdm[None] = Bar(
             total=total or None,

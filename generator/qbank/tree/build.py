@@ -17,8 +17,8 @@ ProperDocs, Zensical) publishes it. The folder ``out`` holds::
 Never imports MkDocs. Writing is deterministic and rewrites only the files whose bytes
 changed; files of ``docs/`` and ``overrides/`` that the bank no longer makes are removed.
 A one-off build renders, writes and lets go one locale after the other (``qbank.site.memory``:
-at 30,000 questions x 3 locales holding every locale's pages took 3.6 GB); ``--watch`` keeps
-the whole site for the next edit.
+holding every locale's pages at once would multiply the peak by the locales); ``--watch``
+keeps the whole site for the next edit.
 """
 
 from __future__ import annotations
@@ -598,8 +598,8 @@ def _as_seen_in(entry: Entry, locale: str, catalog: Catalog) -> tuple[Any, ...]:
 def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
     """Each locale's site alone, rendered when asked for (``tree_files`` lets the one before
     go first). No body is kept: a question's HTML is made for each page that shows it, its
-    texts' conversions kept by ``qbank.bank.markup`` (at 3,000 questions keeping the bodies saved
-    ~4% of the CPU and cost a third more memory at the peak)."""
+    texts' conversions kept by ``qbank.bank.markup`` (keeping the bodies would save little
+    CPU for much more memory at the peak)."""
     locales = bank.catalog.locales
     for done, locale in enumerate(locales):
         progress(f"writing {locale}", done, len(locales))

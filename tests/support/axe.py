@@ -1,0 +1,45 @@
+"""axe-core's serious and critical findings, and switching the colour scheme."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def serious(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    # Material's floating "Back to top" button covers whatever content is under it while the
+    # reader scrolls up; axe then measures that content against the button's colours, and the
+    # result depends on the scroll position. Audit the page at rest, at the top.
+    page.evaluate("window.scrollTo(0, 0)")
+    # (through element.style: the page's Content-Security-Policy refuses an added <style>)
+    page.evaluate(
+        "document.querySelectorAll('.md-top')"
+        ".forEach((e) => e.style.setProperty('display', 'none', 'important'))"
+    )
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): "
+        f"{[(n['target'], n.get('failureSummary', '')) for n in v['nodes']][:5]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def scheme(page: Any, scheme: str) -> None:
+    """Switch the palette and wait until the colour transitions it starts have ended (axe
+    would otherwise read a colour halfway between the two palettes). Questions away from the
+    viewport are not rendered (qbank.css: content-visibility), so they would change palette,
+    transitions and all, only when axe reads them: every question is rendered first."""
+    page.evaluate(
+        """(scheme) => {
+            document.querySelectorAll('.qb-q').forEach(
+                (q) => q.style.setProperty('content-visibility', 'visible'));
+            document.body.getBoundingClientRect();
+            document.body.setAttribute('data-md-color-scheme', scheme);
+            return Promise.all(document.getAnimations()
+                .filter((a) => a instanceof CSSTransition)
+                .map((a) => a.finished.catch(() => null)));
+        }""",
+        scheme,
+    )
