@@ -20,10 +20,9 @@ from qbank.site.offline import (
 )
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("offline-build")
-    return build_site(tmp, write_small_bank(tmp / "content"))
+@pytest.fixture
+def site(small_site: tuple[Path, Path]) -> Path:
+    return small_site[0]
 
 
 def worker_data(site: Path) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import write_serve_config, write_small_bank
-from support.serving import free_port, wait_for
+from support.serving import fetch, free_port, wait_for
 
 QUESTION = "backend/indexing/covering-index.yaml"
 PAGE = "/en/backend/indexing/"

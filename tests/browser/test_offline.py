@@ -5,6 +5,7 @@ only when the reader reloads, with no file of the old build in the new page."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import threading
