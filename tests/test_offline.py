@@ -68,12 +68,17 @@ def test_a_field_manifest_lists_its_pages_practice_and_search(site: Path) -> Non
         assert expected in paths, expected
     assert not any(p.startswith("en/backend/") for p in paths)
     assert manifest["bytes"] == sum(size for _, size, _ in manifest["files"])
-    # Only the terms files holding a word of this field's questions: "covering" is backend's.
-    assert any(p.startswith("en/api/search/t/") for p in paths)
-    covering = "en/api/search/t/" + "-".join(f"{ord(c):x}" for c in "cov") + ".json"
-    backend = [p for p, _, _ in found["en/api/offline/backend.json"]["files"]]
-    assert covering in backend
-    assert covering not in paths
+    # Not the terms files (nearly every one holds a word of the field) but the field's share
+    # of each: "covering" is backend's, "pin_memory" ml-engineer's.
+    assert not any(p.startswith("en/api/search/t/") for p in paths)
+    assert "en/api/offline/ml-engineer.terms.json" in paths
+    covering = "-".join(f"{ord(c):x}" for c in "cov") + ".json"
+    mine = json.loads((site / "en/api/offline/ml-engineer.terms.json").read_bytes())
+    theirs = json.loads((site / "en/api/offline/backend.terms.json").read_bytes())
+    assert covering in theirs
+    assert covering not in mine
+    whole = json.loads((site / "en/api/search/t" / covering).read_bytes())
+    assert theirs[covering] == whole  # (only backend's questions say "cov…")
     summary = json.loads((site / "en/api/offline/fields.json").read_bytes())
     assert summary["fields"]["ml-engineer"] == [manifest["bytes"], len(paths)]
 

@@ -33,6 +33,7 @@ self.QBANK = null;
   var KEPT_KEY = SCOPE + "__qbank/kept";
   var THROUGH_KEY = SCOPE + "__qbank/through";
   var NOT_KEPT = /(^|\/)api\/bank\.json$|\.map$/;
+  var TERMS_FILE = /^([^\/]+)\/api\/search\/t\/([^\/]+\.json)$/;
   var BATCH = 16;
 
   function abs(path) { return SCOPE + path; }
@@ -239,7 +240,8 @@ self.QBANK = null;
     try {
       response = await fetch(new Request(request, { cache: "no-cache" }));
     } catch (error) {
-      return navigate ? offlinePage(path) : Response.error();
+      if (navigate) return offlinePage(path);
+      return (await keptTerms(path)) || Response.error();
     }
     if (!keepable(response)) return response;
     var build = await serverBuild();
@@ -318,6 +320,44 @@ self.QBANK = null;
   });
 
   /* ------------------------------------------------- kept fields */
+  /* A terms file offline, made from the kept fields' shares of it (``<field>.terms.json``:
+   * their questions' postings of each terms file): what search.js would find in the whole
+   * file among the kept questions, and nothing of the others. */
+  var shares = {};
+  async function keptTerms(path) {
+    var found = TERMS_FILE.exec(path);
+    if (!found) return null;
+    var locale = found[1];
+    var start = KEEP + locale + "/";
+    var names = (await ownCaches()).filter(function (n) { return n.indexOf(start) === 0; });
+    if (!names.length) return null;
+    var merged = {};
+    for (var i = 0; i < names.length; i++) {
+      var name = names[i];
+      if (!(name in shares)) {
+        var url = abs(locale + "/api/offline/" + name.slice(start.length) + ".terms.json");
+        var kept = await (await caches.open(name)).match(url);
+        shares[name] = kept ? await kept.json() : {};
+      }
+      var part = shares[name][found[2]] || {};
+      Object.keys(part).forEach(function (term) {
+        var sum = 0;
+        var codes = merged[term] || (merged[term] = []);
+        part[term].forEach(function (delta) { sum += delta; codes.push(sum); });
+      });
+    }
+    var out = {};
+    Object.keys(merged).sort().forEach(function (term) {
+      var last = 0;
+      out[term] = merged[term].sort(function (a, b) { return a - b; }).map(function (code) {
+        var delta = code - last;
+        last = code;
+        return delta;
+      });
+    });
+    return new Response(JSON.stringify(out), { headers: { "Content-Type": "application/json" } });
+  }
+
   function keepName(locale, field) { return KEEP + locale + "/" + field; }
   function manifestUrl(locale, field) {
     return abs(locale + "/api/offline/" + field + ".json");
@@ -396,6 +436,7 @@ self.QBANK = null;
       }
       await setKept(locale, field, true);
       owned = null;
+      shares = {};
       return { state: "kept", bytes: manifest.bytes, files: manifest.files.length };
     } catch (error) {
       if (!existed) await caches.delete(name); // what was kept before stays as it was
@@ -438,6 +479,7 @@ self.QBANK = null;
     await setKept(locale, field, false);
     await caches.delete(keepName(locale, field));
     owned = null;
+    shares = {};
     return { state: "removed" };
   }
 

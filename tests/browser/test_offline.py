@@ -160,6 +160,10 @@ def test_a_kept_field_works_offline_page_by_page_and_in_practice(tab: Any) -> No
         tab.wait_for_selector("article h1")
     tab.goto("en/backend/indexing/")
     tab.locator(".qb-q .qb-option[data-key='b']").first.click()
+    tab.locator(".qb-search__open").click()  # search, from the field's share of the index
+    tab.locator(".qb-search__input").fill("covering")
+    tab.locator(".qb-search__result").first.wait_for()
+    tab.keyboard.press("Escape")
     tab.goto("en/backend/practice/?level=mid")
     tab.locator(".qb-practice button").first.click()
     tab.wait_for_selector(".qb-practice .qb-q, .qb-practice .qb-option")

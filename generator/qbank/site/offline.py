@@ -48,6 +48,8 @@ PAGE_SCRIPT = "assets/offline.js"
 MANIFEST_DIR = "api/offline"
 """Where a locale's manifests sit, under ``<locale>/``."""
 SUMMARY = "fields.json"
+TERMS_SUFFIX = ".terms.json"
+"""A field's share of its locale's terms files, beside its manifest."""
 FORMAT = 1
 _DATA_LINE = re.compile(r"self\.QBANK\s*=\s*null;")
 """The statement of ``sw.js``'s source that the build's data, on the first line, replaces."""
@@ -144,12 +146,24 @@ def page_assets(html: str, page: str, files: Iterable[str]) -> list[str]:
     return found
 
 
-def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, set[str]]:
-    """Per field, the search files of ``locale`` its questions are in: the manifest and
-    filters, the documents files listing one of them, the terms files with a posting of one."""
+@dataclass
+class SearchNeeds:
+    """What a kept field of a locale needs of its search index: ``files`` (the manifest,
+    filters and documents files listing one of its questions) and ``terms``, its own share of
+    every terms file: ``{terms file name: {term: delta-coded postings of its questions}}``,
+    written as ``<field>.terms.json``, from which the worker answers a terms file offline."""
+
+    files: set[str] = field(default_factory=set)
+    terms: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+
+
+def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, SearchNeeds]:
+    """Per field, what it needs of ``locale``'s search index (``SearchNeeds``). A field's
+    questions hold words of nearly every terms file (they are cut by word, not by field), so
+    its share of them, not the files, is what a reader keeps."""
     folder = site / locale / INDEX_DIR
     wanted = list(fields)
-    needs: dict[str, set[str]] = {f: set() for f in wanted}
+    needs = {f: SearchNeeds() for f in wanted}
     if not (folder / "index.json").is_file():
         return needs
     prefix = f"{locale}/{INDEX_DIR}/"
@@ -164,25 +178,38 @@ def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, s
             owners.append(owner)
             present.add(owner)
         for owner in present - {-1}:
-            needs[wanted[owner]].add(f"{prefix}d/{chunk.name}")
+            needs[wanted[owner]].files.add(f"{prefix}d/{chunk.name}")
     owner_of = np.array([*owners, -1], dtype=np.int32)
     for terms in sorted((folder / "t").glob("*.json")):
-        postings = [codes for codes in json.loads(terms.read_bytes()).values() if codes]
-        if not postings:
+        shard = {term: codes for term, codes in json.loads(terms.read_bytes()).items() if codes}
+        if not shard:
             continue
+        names = list(shard)
+        postings = list(shard.values())
         lengths = np.fromiter(map(len, postings), dtype=np.int64, count=len(postings))
         flat = np.fromiter(itertools.chain.from_iterable(postings), np.int64, int(lengths.sum()))
         sums = np.cumsum(flat)
         starts = np.cumsum(lengths) - lengths
         before = np.where(starts > 0, sums[starts - 1], 0)
         codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
-        docs = np.clip(codes // LEVELS, 0, len(owners))
-        for owner in np.unique(owner_of[docs]).tolist():
-            if owner >= 0:
-                needs[wanted[owner]].add(f"{prefix}t/{terms.name}")
-    for name in ("index.json", "f.json"):
-        for found in needs.values():
-            found.add(prefix + name)
+        term_of = np.repeat(np.arange(len(names)), lengths)
+        owner = owner_of[np.clip(codes // LEVELS, 0, len(owners))]
+        for number in np.unique(owner).tolist():
+            if number < 0:
+                continue
+            mine = owner == number
+            kept_codes, kept_terms = codes[mine], term_of[mine]
+            first = np.flatnonzero(np.diff(kept_terms, prepend=-1))  # each term's first
+            deltas = np.diff(kept_codes, prepend=0)
+            deltas[first] = kept_codes[first]
+            bounds = [*first.tolist(), len(kept_codes)]
+            share = {
+                names[int(kept_terms[a])]: deltas[a:b].tolist()
+                for a, b in itertools.pairwise(bounds)
+            }
+            needs[wanted[number]].terms[terms.name] = share
+    for found in needs.values():
+        found.files.update(prefix + name for name in ("index.json", "f.json"))
     return needs
 
 
@@ -245,11 +272,15 @@ def offline_files(
         search = _search_needs(site, locale, fields)
         summary: dict[str, list[int]] = {}
         for name in fields:
-            chosen = sorted((paths[name] | search[name]) & files.keys())
+            chosen = sorted((paths[name] | search[name].files) & files.keys())
             if not any(p.startswith(f"{locale}/{name}/") for p in chosen):
                 continue  # (a field with no page in this locale)
-            listed = [[p, files[p].size, files[p].digest] for p in chosen]
-            total = sum(files[p].size for p in chosen)
+            listed = [(p, files[p].size, files[p].digest) for p in chosen]
+            share = f"{locale}/{MANIFEST_DIR}/{name}{TERMS_SUFFIX}"
+            terms = out.files[share] = _json(search[name].terms)
+            listed.append((share, len(terms), _digest(terms)))
+            listed.sort()
+            total = sum(size for _, size, _ in listed)
             manifest: dict[str, Any] = {
                 "format": FORMAT,
                 "build": build,
@@ -262,7 +293,7 @@ def offline_files(
                 manifest["tree"] = True
             out.files[f"{locale}/{MANIFEST_DIR}/{name}.json"] = _json(manifest)
             out.field_bytes[(locale, name)] = total
-            summary[name] = [total, len(chosen)]
+            summary[name] = [total, len(listed)]
         out.files[f"{locale}/{MANIFEST_DIR}/{SUMMARY}"] = _json(
             {"format": FORMAT, "build": build, "fields": summary}
         )
@@ -310,7 +341,7 @@ def read_worker_data(script: str) -> dict[str, Any] | None:
 def manifests(site: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every field manifest of a built site: (site-root path, parsed manifest)."""
     for path in sorted(site.glob(f"*/{MANIFEST_DIR}/*.json")):
-        if path.name != SUMMARY:
+        if path.name != SUMMARY and not path.name.endswith(TERMS_SUFFIX):
             yield path.relative_to(site).as_posix(), json.loads(path.read_bytes())
 
 
@@ -388,6 +419,9 @@ def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
         total = 0
         for name, size, digest in manifest.get("files", []):
             found = files.get(name)
+            if found is None and is_offline_file(name) and (site / name).is_file():
+                share = (site / name).read_bytes()  # (the field's terms share: not served)
+                found = SiteFile(len(share), _digest(share))
             if found is None:
                 yield path, f"lists {name}, which the site does not have"
             elif exact and (found.size, found.digest) != (size, digest):
