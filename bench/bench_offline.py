@@ -12,7 +12,8 @@ real ``mkdocs build`` of it (served on 127.0.0.1 while it runs), then reports:
   page's box; the two notice strings in each page's text block);
 - in Debian's Chromium, a phone-size page (390 x 844) with the CPU slowed 4x
   (``Emulation.setCPUThrottlingRate``): keep ``--field`` in English, go offline, open each of
-  its topics and its practice, answer the first card; the wall time of each step is printed
+  its topics, search a word of its last topic, open its practice and answer the first card,
+  open the review queue; the wall time of each step is printed
   (informative only).
 """
 
@@ -105,6 +106,16 @@ def phone(url: str, field: str, locale: str, topics: list[str]) -> None:
             page.goto(f"{locale}/{field}/{topic}/")
             page.locator(".qb-q").first.wait_for()
         lap(f"offline: {len(topics)} topic pages opened")
+        word = page.evaluate(
+            """() => [...document.querySelectorAll('.qb-prompt')].map(p => p.textContent)
+                .join(' ').split(/[^\\p{L}]+/u).find(w => w.length >= 5)"""
+        )
+        page.locator(".qb-search__open").click()
+        page.locator(".qb-search__input").fill(word)
+        page.locator(".qb-search__result").first.wait_for()
+        found = page.locator(".qb-search__result").count()
+        lap(f"offline: search {word!r}, {found} results shown")
+        page.keyboard.press("Escape")
         page.goto(f"{locale}/{field}/practice/")
         page.locator(".qb-practice button").first.click()
         page.locator(".qb-practice .qb-option, .qb-practice .qb-reveal").first.wait_for()

@@ -202,10 +202,13 @@ def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, S
             first = np.flatnonzero(np.diff(kept_terms, prepend=-1))  # each term's first
             deltas = np.diff(kept_codes, prepend=0)
             deltas[first] = kept_codes[first]
-            bounds = [*first.tolist(), len(kept_codes)]
+            values = deltas.tolist()  # (one conversion; Python slices below)
+            bounds = [*first.tolist(), len(values)]
             share = {
-                names[int(kept_terms[a])]: deltas[a:b].tolist()
-                for a, b in itertools.pairwise(bounds)
+                names[term]: values[a:b]
+                for term, a, b in zip(
+                    kept_terms[first].tolist(), bounds, bounds[1:], strict=False
+                )
             }
             needs[wanted[number]].terms[terms.name] = share
     for found in needs.values():
