@@ -12,7 +12,8 @@ service worker file, all computed from a finished site folder.
   takes (read by the field page before anything is downloaded); ``<field>.json``: the
   field's manifest, ``{format, build, locale, field, bytes, files: [[path, size, digest]]}``:
   its pages (every part), the locale's own pages (home, review, saved, progress), its
-  practice files and images, and the search files its questions are in.
+  practice files and images, the search manifest, filters and documents files of its
+  questions, and ``<field>.terms.json``, its share of every terms file (``SearchNeeds``).
 
 Core module: no MkDocs import; the plugin runs it on the staged site, ``qbank build`` on its
 tree (``tree_offline``), ``verify`` reads what it wrote.
