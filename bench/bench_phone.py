@@ -243,10 +243,33 @@ def build_sites(work: Path, size: int, quiz: bool, page_size: int | None) -> dic
     return sites
 
 
-def weight(site: Path, kind: str) -> dict[str, int]:
+def build_level_site(work: Path, size: int, level: str, page_size: int | None) -> Path:
+    """qbank's site of one field of ``size`` questions in 10 topics, every question at the
+    seniority ``level``: its page ``level_page(level)`` holds them all, in parts."""
+    content = work / f"bank-level-{size}"
+    make_bank(content, size, 1, 1, 10, ("en",), 3)
+    for path in content.rglob("q-*.yaml"):
+        lines = [
+            line
+            for line in path.read_text("utf-8").split("\n")
+            if not line.startswith("seniority:")
+        ]
+        path.write_text("\n".join([lines[0], f"seniority: {level}", *lines[1:]]), "utf-8")
+    settings = {} if page_size is None else {"page_size": page_size}
+    write_qbank(content, work / f"qbank-level-{size}", **settings)
+    run_mkdocs(work / f"qbank-level-{size}")
+    return work / f"qbank-level-{size}" / "site"
+
+
+def level_page(level: str) -> str:
+    """The seniority page of ``build_level_site``'s field (its first part)."""
+    return f"en/field-01/level-{level}/index.html"
+
+
+def weight(site: Path, kind: str, shown: str = PAGE) -> dict[str, int]:
     """Raw and gzip bytes of the topic page's HTML and of its own (not Material's) assets
     (qbank's site holds every locale; a baseline's site is one per locale)."""
-    root, page = (site, PAGE) if kind == "qbank" else (site / "en", PAGE.split("/", 1)[1])
+    root, page = (site, shown) if kind == "qbank" else (site / "en", shown.split("/", 1)[1])
     html = (root / page).read_bytes()
     assets = [(root / path).read_bytes() for path in own_assets(root, page)]
     return {
@@ -567,8 +590,16 @@ def report(
 
 def report_weight(weights: dict[str, dict[str, int]]) -> None:
     """Each kind's HTML and own assets, raw and gzip, and how far above plain's they are."""
-    p = weights["plain"]
+    p = weights.get("plain", {"html": 0, "assets": 0, "html_gzip": 0, "assets_gzip": 0})
     for kind, w in weights.items():
+        if kind != "plain" and "plain" not in weights:  # (a page plain Material has not)
+            print(
+                f"  weight {kind:<6} HTML {w['html'] / 1024:6.1f} KiB"
+                f" ({w['html_gzip'] / 1024:5.1f} gz) + own assets {w['assets'] / 1024:5.1f} KiB"
+                f" ({w['assets_gzip'] / 1024:4.1f} gz)",
+                flush=True,
+            )
+            continue
         total, total_gz = w["html"] + w["assets"], w["html_gzip"] + w["assets_gzip"]
         extra = (total - p["html"] - p["assets"]) / 1024
         extra_gz = (total_gz - p["html_gzip"] - p["assets_gzip"]) / 1024
@@ -610,28 +641,47 @@ def main(argv: list[str] | None = None) -> int:
         help="qbank's page_size (questions a topic page holds; 0: one page; default: the"
         " plugin's). The bench loads the topic's first page.",
     )
+    parser.add_argument(
+        "--level",
+        help="instead of topic pages: the seniority page of a field of --sizes questions in"
+        " 10 topics, all at this level (qbank only: plain Material has no such page)",
+    )
+    parser.add_argument(
+        "--page",
+        help="with --level: another page of that site to load instead (e.g. a topic page"
+        " of the same questions, en/field-01/topic-01/index.html, for a ratio in one run)",
+    )
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     work: Path = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    quiz = not args.skip_quiz and not args.weight_only and quiz_installed()
-    kinds = ["qbank", "plain"] + (["quiz"] if quiz else [])
-    sites = {
-        size: (
-            build_sites(work, size, quiz, args.page_size)
-            if args.build == "all"
-            else {k: work / f"{k}-{size}" / "site" for k in kinds}
-        )
-        for size in args.sizes
-    }
-    if args.build == "qbank":
+    quiz = not args.skip_quiz and not args.weight_only and quiz_installed() and not args.level
+    kinds = ["qbank"] if args.level else ["qbank", "plain"] + (["quiz"] if quiz else [])
+    shown = (args.page or level_page(args.level)) if args.level else PAGE
+    if args.level:
+        sites = {
+            size: {"qbank": build_level_site(work, size, args.level, args.page_size)}
+            if args.build != "none"
+            else {"qbank": work / f"qbank-level-{size}" / "site"}
+            for size in args.sizes
+        }
+    else:
+        sites = {
+            size: (
+                build_sites(work, size, quiz, args.page_size)
+                if args.build == "all"
+                else {k: work / f"{k}-{size}" / "site" for k in kinds}
+            )
+            for size in args.sizes
+        }
+    if args.build == "qbank" and not args.level:
         for size in args.sizes:
             build_qbank(work, size, args.page_size)
     if args.weight_only:
         for size in args.sizes:
             print(f"\n{size}-question topic page:", flush=True)
-            report_weight({kind: weight(sites[size][kind], kind) for kind in ("qbank", "plain")})
+            report_weight({kind: weight(sites[size][kind], kind, shown) for kind in kinds[:2]})
         return 0
     httpd, base = serve(work)
     results: dict[str, Any] = {}
@@ -642,12 +692,12 @@ def main(argv: list[str] | None = None) -> int:
                 figures, weights = {}, {}
                 for kind in kinds:
                     site = sites[size][kind]
-                    url = base + site.relative_to(work).as_posix() + "/" + PAGE
+                    url = base + site.relative_to(work).as_posix() + "/" + shown
                     trace = args.trace and args.trace.resolve() / f"{size}"
                     if trace:
                         trace.mkdir(parents=True, exist_ok=True)
                     figures[kind] = measure_kind(browser, url, kind, args.runs, trace)
-                    weights[kind] = weight(site, kind)
+                    weights[kind] = weight(site, kind, shown)
                 report(size, figures, weights)
                 results[str(size)] = {"figures": figures, "weights": weights}
             browser.close()

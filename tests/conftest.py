@@ -20,8 +20,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 # Modules whose every test is slow: a wheel in a fresh venv, a running `mkdocs serve`, a
-# publisher's build, generated banks of thousands of questions, the console script under a
-# pseudo-terminal. `make test-fast` leaves them out (-m "not slow"); `make test` runs them.
+# publisher's build, several whole builds of a site, generated banks of thousands of
+# questions, random edit sequences, the console script under a pseudo-terminal.
+# `make test-fast` leaves them out (-m "not slow"); `make test` runs them.
 SLOW_MODULES = {
     "test_wheel",
     "test_serve",
@@ -30,9 +31,17 @@ SLOW_MODULES = {
     "test_search_serve",
     "test_sample_site",
     "test_lookalike",
+    "test_seniority_parts",
     "test_progress",
     "test_build_script",
     "test_workflows",
+    "test_bank_incremental",
+    "test_determinism",
+    "test_atomic",
+    "test_bank_as_dependency",
+    "test_build_log",
+    "test_search_live",
+    "test_csp",
 }
 
 

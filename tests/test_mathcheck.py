@@ -29,6 +29,12 @@ FINE = [
     "\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}",
     "Sets: $\\{a, b\\}$, norms $\\lVert x \\rVert$.",
     "人民币 $5，以及 $O(1)$ 的查找。",
+    # Delimiters with no LaTeX around them are text (issue 35: real banks hold them).
+    "The shell expands $$ to its process id.",
+    "grep '\\[' finds an opening bracket.",
+    "The regex [\\[\\]] matches either bracket.",
+    "In the notation a\\b\\[C, D] the brackets are literal.",
+    "`kill $$` and then\n\n$$ alone",
 ]
 
 
@@ -44,7 +50,7 @@ BROKEN = [
     ("$\\left( x$", 0, "math `\\left( x` cannot be read", Severity.ERROR, "<code>"),
     ("a\n\n$$\nx^2\n", 2, "math opened with $$ is never closed", Severity.ERROR, "$$"),
     ("\\begin{cases} a", 0, "math opened with \\begin{cases}", Severity.ERROR, "begin{cases}"),
-    ("stray \\) here", 0, "\\) closes math that was never opened", Severity.ERROR, ")"),
+    ("stray x^2 \\) here", 0, "\\) closes math that was never opened", Severity.ERROR, ")"),
     ("$x^2 + 1 forever", 0, "`$x^2 + 1 forever` reads as math", Severity.WARNING, "$x^2"),
 ]
 

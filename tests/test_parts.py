@@ -190,3 +190,44 @@ def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path
             folder = question_folder(after, entry, "en", SIZE)
             assert f"/en/{TOPIC[0]}/{folder}/#q-{entry.id}" in urls
     assert urls != before
+
+
+def test_seniority_pages_are_cut_into_parts_grouped_by_topic(content: Path) -> None:
+    """Issue 35: a seniority page holds at most ``page_size`` questions like a topic page;
+    its parts follow one another in the level's order (topics in catalog order), a topic
+    going on over a part's end keeps its heading on the next part, and each part has the
+    pager the reader's script forwards a question's link with (``findOnOtherPart``)."""
+    bank = load_bank(content)
+    site = render_site(bank, RenderOptions(page_size=SIZE))
+    cut = 0
+    for locale in bank.catalog.locales:
+        for field_key in bank.catalog.fields:
+            for level in bank.catalog.seniorities:
+                here = [
+                    e
+                    for e in bank.field_entries(field_key)
+                    if locale in e.locales and level in e.seniorities
+                ]
+                folders = topic_folders(f"level-{level}", len(here), SIZE)
+                shown: list[str] = []
+                topics: list[str] = []
+                for number, folder in enumerate(folders, 1):
+                    page = site.pages[f"{locale}/{field_key}/{folder}/index.md"]
+                    ids = re.findall(r'<div class="qb-q qb-copy" id="q-([^"]+)"', page)
+                    assert 0 < len(ids) <= SIZE or len(here) == 0
+                    shown += ids
+                    topics += re.findall(r"^## \[[^\]]*\]\(\.\./([^/]+)/index\.md\)", page, re.M)
+                    if len(folders) > 1:
+                        assert 'class="qb-pages' not in page  # (attribute lists, as Markdown)
+                        assert ".qb-pages .qb-pages-top" in page
+                        for other in folders:
+                            assert f"(../{other}/index.md)" in page or other == folder
+                    if number > 1:
+                        assert f"qbank_first_part: {field_key}/level-{level}/" in page
+                cut += len(folders) > 1
+                assert shown == [e.id for e in here]
+                # grouped by topic, in catalog order; a topic heading again on a new part only
+                distinct = list(dict.fromkeys(topics))
+                assert distinct == list(dict.fromkeys(e.topic for e in here))
+                assert len(topics) <= len(distinct) + len(folders) - 1
+    assert cut  # the sample bank has levels of more than SIZE questions

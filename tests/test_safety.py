@@ -52,3 +52,51 @@ def test_unsafe_texts(text: str, expected: list[tuple[int, str]]) -> None:
 def test_local_images_are_listed_but_not_remote_or_code() -> None:
     text = "![a](a.png) ![b](https://x.org/b.png)\n```\n![c](c.png)\n```\n![d](img/d.svg)"
     assert local_images(text) == ["a.png", "img/d.svg"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("A method returns List<String>.", ["String"]),
+        ("Run `git checkout` with <branch-name> and Map<K, V>.", ["branch-name", "K"]),
+        ("The <head> element, closed by </head>.", ["head"]),
+    ],
+)
+def test_harmless_tag_names_are_text_with_a_warning(text: str, names: list[str]) -> None:
+    """Issue 35: a tag name outside the allowlist that is not dangerous is shown as typed
+    (``tags_as_text``, used by the renderer), with one warning a name."""
+    from qbank.bank.markup import to_html
+    from qbank.bank.problems import Severity
+    from qbank.bank.safety import tags_as_text
+
+    parts = unsafe_parts(text)
+    assert [p.severity for p in parts] == [Severity.WARNING] * len(names)
+    assert [p.message.split(">", 1)[0][1:] for p in parts] == names
+    shown = to_html(text)
+    for name in names:
+        assert f"&lt;{name}" in shown
+    assert "<head>" not in shown
+    assert "<String>" not in shown
+    assert tags_as_text("`List<String>` in code") == "`List<String>` in code"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<iframe>",
+        "<object data=x>",
+        "<embed src=x>",
+        "<style>p{}</style>",
+        '<head onload="x()">',
+        '<branch href="javascript:alert(1)">',
+        '<x src="data:text/html,hi">',
+        '<span style="color:red">',
+    ],
+)
+def test_dangerous_tags_stay_refused(text: str) -> None:
+    from qbank.bank.problems import Severity
+    from qbank.bank.safety import tags_as_text
+
+    parts = unsafe_parts(text)
+    assert [p.severity for p in parts] == [Severity.ERROR], parts
+    assert tags_as_text(text) == text  # left for nh3, which removes it

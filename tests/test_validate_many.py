@@ -51,13 +51,13 @@ BROKEN: dict[str, tuple[bytes, str]] = {
     "invalid-utf8": (_question(2015, _choice("Caf\xe9?")).replace(b"\xc3\xa9", b"\xe9"), "3:17:"),
     "empty": (b"", "1:1:"),
     "a-list": (b"- one\n- two\n", "1:1:"),
-    "no-explanation": (_question(2018, _choice("Why?").replace("explanation", "#")), "1:1:"),
+    "answer-twice": (_question(2018, _choice("Twice?", answer="[a, a]")), "7:9: answer:"),
     "one-option": (
         _question(2019, _choice("One?").replace("  b: {en: Two}\n", "")),
         "4:1: options:",
     ),
     "same-option-text": (
-        _question(2020, _choice("Same?").replace("{en: Two}", "{en: one}")),
+        _question(2020, _choice("Same?").replace("{en: Two}", "{en: One}")),
         "6:11: options.b.en:",
     ),
 }
@@ -146,7 +146,7 @@ def test_equal_prompt_hashes_are_checked_against_the_texts(
     for problems in (check_bank(content)[1], validate_bank(content)[1]):
         same = [p for p in problems if "same prompt as" in p.message]
         assert [(Path(p.path).name, p.message.rsplit("/", 1)[1]) for p in same] == [
-            ("collide-2.yaml", "collide-0.yaml")
+            ("collide-2.yaml", "collide-0.yaml, with the same options")
         ]
 
 

@@ -140,16 +140,19 @@ def test_permalinks_search_and_practice_point_at_the_part(
 ) -> None:
     _, site, content = built
     question = parts(content)[4][-1]  # on part 5
+    # the seniority page is in parts too (issue 35): its permalinks, on every part
+    checked = 0
+    for page in sorted(site.glob("en/javascript/level-junior*/index.html")):
+        html = page.read_text("utf-8")
+        for folder, found in re.findall(
+            r'class="qb-permalink" href="\.\./([^/"]+)/#q-([^"]+)"', html
+        ):
+            if int(found[-12:], 16) <= BIG:  # a closures question: the part that holds it
+                assert f"en/javascript/{folder}/" == part(part_of(content, found))
+                checked += 1
+    assert checked > 50
     tab.goto("en/javascript/level-junior/")
     permalinks = tab.locator(".qb-copy .qb-permalink")
-    checked = 0
-    for link in permalinks.all():
-        href = urlparse(str(link.evaluate("a => a.href")))
-        found = href.fragment.removeprefix("q-")
-        if int(found[-12:], 16) <= BIG:  # a closures question: the part that holds it
-            assert href.path == f"/{part(part_of(content, found))}"
-            checked += 1
-    assert checked > 50
     last = permalinks.last
     target = urlparse(str(last.evaluate("a => a.href"))).fragment
     last.click()
@@ -163,6 +166,25 @@ def test_permalinks_search_and_practice_point_at_the_part(
     practice = "".join(p.read_text("utf-8") for p in (site / "en/api/practice").rglob("*.json"))
     assert f"en/javascript/closures--5/#q-{question}" in practice
     assert f"en/javascript/closures/#q-{question}" not in practice
+
+
+def test_a_link_into_a_seniority_page_lands_on_its_part(
+    tab: Any, built: tuple[str, Path, Path]
+) -> None:
+    """Issue 35: a seniority page is cut into parts like a topic; a link to one of its
+    questions on its first page (another locale's switcher, an old link) is sent on to the
+    part that holds it, and each part has the pager and the filters."""
+    _, site, _ = built
+    pages = sorted(site.glob("en/javascript/level-junior*/index.html"))
+    assert len(pages) >= 2
+    number = len(pages)
+    last = site / f"en/javascript/level-junior--{number}/index.html"
+    question = re.findall(r'<div class="qb-q qb-copy" id="q-([^"]+)"', last.read_text("utf-8"))[-1]
+    tab.goto(f"en/javascript/level-junior/#q-{question}")
+    tab.wait_for_url(re.compile(rf"/level-junior--{number}/#q-{question}$"))
+    expect(tab.locator(f"#q-{question}")).to_have_class(re.compile(r"\bqb-target\b"))
+    expect(tab.locator(".qb-pages-top")).to_contain_text(f"Page {number} of {len(pages)}")
+    expect(tab.locator(".qb-tools .qb-filter").first).to_be_visible()
 
 
 def test_sitemaps_list_the_parts_of_each_locale(built: tuple[str, Path, Path]) -> None:

@@ -108,9 +108,12 @@ def duplicate_id_problems(found: list[Found], tally: Tally, locator: Locator) ->
 def same_prompt_problems(
     found: list[Found], locales: Iterable[str], tally: Tally, locator: Locator
 ) -> tuple[list[Problem], dict[str, set[int]]]:
-    """An error on every prompt the same (normalized) as an earlier question's in its
-    locale; and per locale, those questions (indexes into ``found``): they are left out of
-    the near-duplicate comparison."""
+    """An error on every question the same as an earlier one: the same (normalized) prompt
+    in a locale, in the same topic, with the same options (as written) or none. The same
+    prompt with other options, or in another topic, is a question of its own (a bank asks
+    "What is an abstract class?" in its Python and its C# quiz). Per locale, every question
+    whose prompt is the same as an earlier one's (indexes into ``found``): they are left
+    out of the near-duplicate comparison, which would only find them again."""
     problems: list[Problem] = []
     same: dict[str, set[int]] = {}
     for locale in locales:
@@ -119,21 +122,26 @@ def same_prompt_problems(
         if not repeated:
             continue
         prompts: dict[int, Found] = {}
+        questions: dict[tuple[int, str, str, int | None], Found] = {}
         for n, item in enumerate(found):
             keys = item.prompts.get(locale)
             if keys is None or keys[0] not in repeated:
                 continue
             other = prompts.setdefault(keys[0], item)
             if other is not item and locator.prompt(other, locale) == locator.prompt(item, locale):
+                later.add(n)
+            shape = (keys[0], item.field, item.topic, item.options.get(locale))
+            twin = questions.setdefault(shape, item)
+            if twin is not item and locator.prompt(twin, locale) == locator.prompt(item, locale):
                 problems.append(
                     locator.problem(
                         item.file,
                         ("prompt", locale),
-                        f"same prompt as {locator.prefix + other.file}",
+                        f"same prompt as {locator.prefix + twin.file}"
+                        + (", with the same options" if item.options else ""),
                         "one file per question; merge or reword them",
                     )
                 )
-                later.add(n)
     return problems, same
 
 

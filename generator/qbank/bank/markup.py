@@ -20,7 +20,7 @@ import nh3
 from latex2mathml.converter import convert as latex_to_mathml
 
 from qbank.bank.highlight import fence_html
-from qbank.bank.safety import INLINE_TAGS
+from qbank.bank.safety import INLINE_TAGS, tags_as_text
 
 _EXTENSIONS = [
     "tables",
@@ -239,7 +239,7 @@ def _markdown(text: str) -> str:
     part, shared by every image prefix)."""
     md = _converter()
     md.reset()
-    return _ARITHMATEX.sub(_math, md.convert(text))
+    return _ARITHMATEX.sub(_math, md.convert(tags_as_text(text)))
 
 
 def forget_converted() -> None:

@@ -7,7 +7,9 @@ an opening delimiter never closed is shown as plain text (``\\(`` as ``(``). Bot
 build silently, so they are reported here, at the line of the text where they start:
 
 - errors: an opening ``\\(``, ``\\[``, ``$$`` or ``\\begin{env}`` never closed (or a closing
-  one never opened); math with unbalanced braces; math latex2mathml cannot read;
+  one never opened) when LaTeX follows it (precedes it); math with unbalanced braces; math
+  latex2mathml cannot read. A delimiter with no LaTeX around it is text: ``$$`` (the shell's
+  PID), ``\\[`` in a regex, ``a\\b\\[C, D]``;
 - a warning: a single ``$`` followed by what reads as LaTeX (``$x^2 + 1``, ``$\\alpha``) with
   no closing ``$`` (a lone ``$`` before a number is a price and is left alone).
 
@@ -85,6 +87,8 @@ def math_issues(text: str) -> Iterator[tuple[int, str, str, Severity]]:
     for found in _DELIMITER.finditer(rest) if "\\" in rest or "$$" in rest else ():
         line = _line(text, found.start())
         opened = found.group("open")
+        if (opened or found.group("close")) and not _reads_as_math(rest, found):
+            continue  # `$$` (the shell's PID), `\[` in a regex: text, shown as such
         if opened:
             closer = CLOSERS.get(opened, opened.replace("begin", "end"))
             message = f"math opened with {opened} is never closed: the page would show it as text"
@@ -100,6 +104,22 @@ def math_issues(text: str) -> Iterator[tuple[int, str, str, Severity]]:
             )
             hint = "a closing $ after the math (\\$ for a dollar sign)"
             yield _line(text, found.start()), message, hint, Severity.WARNING
+
+
+def _reads_as_math(rest: str, delimiter: re.Match[str]) -> bool:
+    """Whether a math delimiter that opens or closes nothing is meant as math: a
+    ``\\begin``, or LaTeX (a command, ``^``, ``_{``) after an opening one on its line (below
+    it in its paragraph when it ends the line) or before a closing one on its line.
+    Otherwise it is text that happens to hold it."""
+    if "begin" in delimiter.group(0) or "end{" in delimiter.group(0):
+        return True
+    if delimiter.group("open"):
+        # The rest of its line; for one that ends its line (a block), the paragraph below.
+        after = rest[delimiter.end() :].split("\n\n", 1)[0]
+        line, newline, below = after.partition("\n")
+        return bool(_LATEX_LIKE.search(line if line.strip() or not newline else below))
+    line_start = rest.rfind("\n", 0, delimiter.start()) + 1
+    return bool(_LATEX_LIKE.search(rest, line_start, delimiter.start()))
 
 
 def _block_math(match: re.Match[str]) -> str:

@@ -80,6 +80,12 @@ def errors_in(problems: Iterable[Problem]) -> list[Problem]:
     return [p for p in problems if p.severity is Severity.ERROR]
 
 
+def has_errors(problems: Iterable[Problem]) -> bool:
+    """Whether any of ``problems`` fails a run (what decides that a file is left out: its
+    warnings never do)."""
+    return any(p.severity is Severity.ERROR for p in problems)
+
+
 def format_problems(problems: Iterable[Problem], style: str) -> str:
     """Render problems as ``text``, ``github`` annotations or ``json``."""
     items = sorted(problems)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from qbank.bank.catalog import catalog_topics
 from qbank.bank.mathcheck import math_problems
 from qbank.bank.model import DIFFICULTY_SENIORITY, OPTION_KEYS, TEXT_FIELDS, Catalog, Question
-from qbank.bank.problems import Problem
+from qbank.bank.problems import Problem, Severity, has_errors
 from qbank.bank.safety import local_images, unsafe_parts, without_markup
-from qbank.bank.similarity import normalize_text, prompt_keys
+from qbank.bank.similarity import prompt_keys
 from qbank.bank.staleness import stale_problems
 from qbank.bank.yamlfile import Document, Path_, read_document, validate_model
 
@@ -38,6 +38,9 @@ class Found(NamedTuple):
     field: str
     topic: str
     prompts: PromptKeys
+    # locale -> hash of the option texts as compared (``option_text``), in key order; empty
+    # for an open question. Two questions are the same only with the same prompt and these.
+    options: dict[str, int]
 
 
 _QUESTION_KEYS = ", ".join(Question.model_fields)
@@ -79,8 +82,11 @@ class QuestionChecker:
         """Every problem of one file; when it has none, what the cross-file checks need
         (its prompts' comparison keys are computed here, possibly in the helper process)
         and, if entries are kept, its entry."""
+        # A file fails on its errors only: a warning never keeps a question out of the bank
+        # (PRODUCT.md: a question is never silently dropped), so every exit below asks
+        # ``has_errors``, never whether the file has problems at all.
         doc = read_document(file_path, shown)  # a str: no Path made per file
-        if doc.problems:
+        if has_errors(doc.problems):
             return doc.problems, None, None
         if not isinstance(doc.data, dict):
             doc.problems.append(
@@ -95,7 +101,7 @@ class QuestionChecker:
         if question is None or self.catalog is None:
             return doc.problems, None, None
         seniorities = self._check(doc, question, file_path)
-        if doc.problems:
+        if has_errors(doc.problems):
             return doc.problems, None, None
         name = os.path.basename(file_path)  # noqa: PTH119 (a str: no Path made per file)
         file = f"{field_key}/{topic_key}/{name}"
@@ -105,6 +111,7 @@ class QuestionChecker:
             field_key,
             topic_key,
             {locale: prompt_keys(text) for locale, text in question.prompt.items()},
+            option_keys(question),
         )
         entry = None
         if self.make_entry is not None:
@@ -212,7 +219,11 @@ class QuestionChecker:
                 for part in unsafe_parts(text):
                     problems.append(
                         doc.problem(
-                            (*text_key, locale), part.message, part.hint, text_line=part.line
+                            (*text_key, locale),
+                            part.message,
+                            part.hint,
+                            text_line=part.line,
+                            severity=part.severity,
                         )
                     )
                 for image in local_images(text):
@@ -324,12 +335,13 @@ class QuestionChecker:
                         ("answer",), "an answer key is listed twice", "each key once", at_value=True
                     )
                 )
-        if q.explanation is None:
+        if q.explanation is None:  # the page invites one; `validate --strict` demands it
             problems.append(
                 doc.problem(
                     ("explanation",),
-                    "a choice question needs an explanation",
+                    "no explanation: the page says so and invites one",
                     "explanation: why the answer is right and the others wrong",
+                    severity=Severity.WARNING,
                 )
             )
         for key in ("assesses", "model_answer"):
@@ -344,7 +356,7 @@ class QuestionChecker:
         seen: dict[tuple[str, str], str] = {}
         for key, texts in q.options.items():
             for locale, text in texts.items():
-                norm = normalize_text(text)
+                norm = option_text(text)
                 if norm and (locale, norm) in seen:  # empty: reported as empty text
                     problems.append(
                         doc.problem(
@@ -355,6 +367,23 @@ class QuestionChecker:
                         )
                     )
                 seen[locale, norm] = key
+
+
+def option_text(text: str) -> str:
+    """An option's text as two options are compared: as written (the loader NFC-normalizes
+    every text), only the space around it dropped; `grep -E` and `grep -e`, or `PROPER`
+    and `Proper`, are different options."""
+    return text.strip()
+
+
+def option_keys(q: Question) -> dict[str, int]:
+    """Per locale of the prompt, the hash of the question's option texts in key order."""
+    if not q.options:
+        return {}
+    return {
+        locale: hash(tuple(option_text(texts.get(locale, "")) for texts in q.options.values()))
+        for locale in q.prompt
+    }
 
 
 _FENCE = re.compile(r" *(`{3,}|~{3,})([^`]*)$")

@@ -9,13 +9,32 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from qbank.bank.problems import Severity
+
 INLINE_TAGS = frozenset({"b", "i", "em", "strong", "code", "sub", "sup", "br", "kbd"})
+# Tags refused outright: what would run code, style the page, load another document or a
+# resource, or take input, were it ever published as HTML. Any other tag name outside the
+# allowlist (`<head>`, `List<String>`, `<branch-name>`) is text the author typed: it is
+# shown as typed, with a warning.
+DANGEROUS_TAGS = frozenset(
+    {
+        "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet",
+        "param", "base", "link", "meta", "form", "input", "button", "textarea", "select",
+        "svg", "math", "template", "noscript", "img", "image", "video", "audio", "source",
+        "track", "picture", "portal", "xml",
+    }
+)  # fmt: skip
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[^\n]*\n.*?(?:^\1?\2[ \t]*$|\Z)", re.M | re.S)
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
 _MATH = re.compile(r"\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?<![\s\\])\$", re.S)
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)([^>]*)>|<!--|<\?|<!\[CDATA\[", re.S)
+_TAG = re.compile(r"(?<!\\)<(/?)([A-Za-z][A-Za-z0-9:-]*)([^>]*)>|<!--|<\?|<!\[CDATA\[", re.S)
+# What makes a tag's attributes dangerous whatever its name: an event handler, a style or
+# an inline document, or a URL of a scheme that runs code or carries a document (entities
+# decoded first).
+_EVENT_HANDLER = re.compile(r"(?:^|[\s\"'/])(?:on[a-z]+|style|srcdoc)\s*=", re.I)
+_CODE_URL = re.compile(r"(?:javascript|vbscript|data|livescript):", re.I)
 _LINK = re.compile(r"(!?)\[[^\]]*\]\(\s*<?([^)\s>]*)")
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
@@ -37,11 +56,13 @@ _ATTRIBUTE = re.compile(
 
 @dataclass(frozen=True)
 class UnsafePart:
-    """One thing in a text that may not reach a page; ``line`` is 0-based within the text."""
+    """One thing in a text that may not reach a page (an error), or a tag name written as
+    text that is shown as typed (a warning); ``line`` is 0-based within the text."""
 
     line: int
     message: str
     hint: str
+    severity: Severity = Severity.ERROR
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -97,9 +118,15 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
             line = text.count("\n", 0, match.start())
             found.append(UnsafePart(line, reason, "an https:// or mailto: link"))
     text = _AUTOLINK.sub(_blank, text)
+    shown_as_text: dict[str, tuple[int, str]] = {}  # name -> first line and spelling
+    refused: set[str] = set()
     for match in _TAG.finditer(text):
         line = text.count("\n", 0, match.start())
         name = (match.group(2) or "").lower()
+        if name and harmless_tag(match):
+            shown_as_text.setdefault(name, (line, match.group(2)))
+            continue
+        refused.add(name)
         if not name:
             found.append(
                 UnsafePart(
@@ -115,9 +142,20 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
         elif name not in INLINE_TAGS:
             if match.group(1):  # the closing tag of one already reported
                 continue
-            found.append(UnsafePart(line, f"raw HTML <{name}> is not allowed", ALLOWED_HINT))
+            why = "" if name in DANGEROUS_TAGS else " with an event handler, a style or a code URL"
+            found.append(UnsafePart(line, f"raw HTML <{name}> is not allowed{why}", ALLOWED_HINT))
         elif match.group(3).strip(" /"):
             found.append(UnsafePart(line, f"attributes on <{name}> are not allowed", ALLOWED_HINT))
+    for name, (line, spelled) in shown_as_text.items():
+        if name not in refused:  # one warning a name, its closing tag included
+            found.append(
+                UnsafePart(
+                    line,
+                    f"<{spelled}> is not HTML a page may hold: it shows as the text typed",
+                    f"`<{spelled}>` (code) or \\<{spelled}> (text) to say so",
+                    Severity.WARNING,
+                )
+            )
     for match in _LINK.finditer(text):
         reason = url_problem(match.group(2), image=bool(match.group(1)))
         if reason:
@@ -136,6 +174,37 @@ def unsafe_parts(markdown: str) -> list[UnsafePart]:
             line = text.count("\n", 0, match.start())
             found.append(UnsafePart(line, reason, "an https:// or relative link"))
     return found
+
+
+def harmless_tag(match: re.Match[str]) -> bool:
+    """Whether a tag ``_TAG`` found is outside the allowlist yet harmless: a name not
+    dangerous, with no event handler and no code URL in what follows it. Such a tag is
+    shown as the text typed (``tags_as_text``)."""
+    name = (match.group(2) or "").lower()
+    if not name or name in INLINE_TAGS or name == "a" or name in DANGEROUS_TAGS:
+        return False
+    attributes = _HTML_ESCAPES.sub(lambda m: _unescape_entity(m.group(1)), match.group(3))
+    return not (
+        _EVENT_HANDLER.search(attributes)
+        or _CODE_URL.search(re.sub(r"[\x00-\x20]", "", attributes))
+    )
+
+
+def tags_as_text(markdown: str) -> str:
+    """``markdown`` with the ``<`` of every harmless tag outside the allowlist written as
+    ``&lt;``: the page shows `List<String>` or `<head>` as typed instead of dropping it as
+    HTML. Code and math are left alone (they are shown verbatim)."""
+    if "<" not in markdown:
+        return markdown
+    text = _AUTOLINK.sub(_blank, _prose(markdown))
+    starts = [m.start() for m in _TAG.finditer(text) if m.group(2) and harmless_tag(m)]
+    if not starts:
+        return markdown
+    pieces, last = [], 0
+    for start in starts:
+        pieces += [markdown[last:start], "&lt;"]
+        last = start + 1
+    return "".join(pieces) + markdown[last:]
 
 
 def _link_problem(attributes: str) -> str | None:

@@ -437,15 +437,7 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
             return value if value.isascii() else unicodedata.normalize("NFC", value)
         builder = _SCALAR_BUILDERS.get(tag)
         if builder is None:
-            doc.problems.append(
-                _node_problem(
-                    doc,
-                    node,
-                    key,
-                    f"custom YAML tag {tag!r} is not allowed",
-                    "a plain value without a ! tag",
-                )
-            )
+            _custom_tag(doc, node, key, tag, "a plain value without a ! tag")
             return None
         try:
             return builder(cast(yaml.ScalarNode, node))
@@ -456,15 +448,7 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
             return None
     if kind is yaml.MappingNode:
         if tag != _MAP:
-            doc.problems.append(
-                _node_problem(
-                    doc,
-                    node,
-                    key,
-                    f"custom YAML tag {tag!r} is not allowed",
-                    "a plain mapping without a ! tag",
-                )
-            )
+            _custom_tag(doc, node, key, tag, "a plain mapping without a ! tag")
             return None
         out: dict[str, Any] = {}
         shallow = depth < MAX_DEPTH  # its values are not too deep
@@ -497,17 +481,16 @@ def _construct(node: yaml.Node, key: Path_, doc: Document, depth: int) -> Any:
                 out[name] = _construct(value_node, (*key, name), doc, depth + 1)
         return out
     if tag != _SEQ:
-        doc.problems.append(
-            _node_problem(
-                doc,
-                node,
-                key,
-                f"custom YAML tag {tag!r} is not allowed",
-                "a plain list without a ! tag",
-            )
-        )
+        _custom_tag(doc, node, key, tag, "a plain list without a ! tag")
         return None
     return [_construct(item, (*key, i), doc, depth + 1) for i, item in enumerate(node.value)]
+
+
+def _custom_tag(doc: Document, node: yaml.Node, key: Path_, tag: str, expected: str) -> None:
+    """Report a node written with a custom ``!tag`` (the only YAML types are the plain ones)."""
+    doc.problems.append(
+        _node_problem(doc, node, key, f"custom YAML tag {tag!r} is not allowed", expected)
+    )
 
 
 def _node_problem(doc: Document, node: yaml.Node, key: Path_, message: str, hint: str) -> Problem:

@@ -13,7 +13,8 @@ image paths are the same on all of them)::
     <loc>/<field>/<topic>/index.md        topic page (canonical home of its questions)
     <loc>/<field>/<topic>--<n>/index.md   its part n when it has more than a page's
                                           questions (``qbank.site.parts``)
-    <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic
+    <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic, in
+                                          parts as a topic's (``qbank.site.parts``)
     <loc>/<field>/topics/<spec>/index.md  a specialization: its topics and their counts
     <loc>/<field>/practice/index.md       practice (the widget's page)
 """
@@ -27,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
+from itertools import groupby
 from operator import attrgetter, is_
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -747,15 +749,11 @@ class _Renderer:
         folders = topic_folders(topic_key, len(here), self.options.page_size)
         base = f"{locale}/{field_key}"
         for number, (folder, chosen) in enumerate(zip(folders, parts, strict=True), 1):
-            pager = [
-                {"number": n, "link": f"../{other}/index.md", "current": n == number}
-                for n, other in enumerate(folders, 1)
-            ]
             site.pages[f"{base}/{folder}/index.md"] = self.env.get_template("topic.md.j2").render(
                 t=t,
                 title=topic_name,
                 part=number,
-                pager=pager if len(folders) > 1 else [],
+                pager=_pager(folders, number),
                 page_label=t["page_of"].format(n=number, total=len(folders)),
                 field=field_key,
                 topic=topic_key,
@@ -780,41 +778,76 @@ class _Renderer:
         level_name: str,
         entries: Iterable[Entry],
     ) -> None:
-        groups = []
+        """A seniority page, or its numbered parts when the level has more than
+        ``page_size`` questions in ``locale`` (``qbank.parts``, as a topic's): the questions
+        grouped by topic in catalog order, a group that goes on over a part's end going on
+        under its heading on the next part; each part's pager links every part."""
         by_topic: dict[str, list[Entry]] = {}
         for entry in entries:
             if level_key in entry.seniorities:
                 by_topic.setdefault(entry.topic, []).append(entry)
-        for f, _s, topic_key in self.bank.topics():
-            if f != field_key:
-                continue
-            chosen = by_topic.get(topic_key)
-            if chosen:
-                topic = self.catalog.fields[f].specializations[_s].topics[topic_key]
+        chosen = [
+            (spec_key, entry)
+            for f, spec_key, topic_key in self.bank.topics()
+            if f == field_key
+            for entry in by_topic.get(topic_key, ())
+        ]
+        level_folder = f"{LEVEL_PREFIX}{level_key}"
+        folders = topic_folders(level_folder, len(chosen), self.options.page_size)
+        field_name = self.bank.name(self.catalog.fields[field_key].name, locale)
+        t = strings_for(locale)
+        base = f"{locale}/{field_key}"
+        for number, (folder, part) in enumerate(
+            zip(folders, split(chosen, self.options.page_size), strict=True), 1
+        ):
+            groups = []
+            for (spec_key, topic_key), members in groupby(part, key=_spec_topic):
+                topic = self.catalog.fields[field_key].specializations[spec_key].topics[topic_key]
+                questions = [entry for _spec, entry in members]
                 groups.append(
                     {
                         "name": self.bank.name(topic.name, locale),
                         "key": topic_key,
-                        "questions": self.questions(site, chosen, locale, 3, copy=True),
+                        "questions": self.questions(site, questions, locale, 3, copy=True),
                     }
                 )
-        field_name = self.bank.name(self.catalog.fields[field_key].name, locale)
-        site.pages[f"{locale}/{field_key}/{LEVEL_PREFIX}{level_key}/index.md"] = (
-            self.env.get_template("seniority.md.j2").render(
-                t=strings_for(locale),
+            site.pages[f"{base}/{folder}/index.md"] = self.env.get_template(
+                "seniority.md.j2"
+            ).render(
+                t=t,
                 level=level_key,
                 level_name=level_name,
                 field_name=field_name,
                 level_names=self._level_names_json(locale),
                 groups=groups,
+                part=number,
+                pager=_pager(folders, number),
+                page_label=t["page_of"].format(n=number, total=len(folders)),
+                first_part=f"{field_key}/{level_folder}/",
             )
-        )
+        gone = len(folders) + 1  # parts an update left behind (the level lost questions)
+        while site.pages.pop(f"{base}/{part_folder(level_folder, gone)}/index.md", None):
+            gone += 1
 
     def _level_names_json(self, locale: str) -> str:
         return json.dumps(
             {k: self.bank.name(v, locale) for k, v in self.catalog.seniorities.items()},
             ensure_ascii=False,
         )
+
+
+def _spec_topic(item: tuple[str, Entry]) -> tuple[str, str]:
+    return item[0], item[1].topic
+
+
+def _pager(folders: list[str], number: int) -> list[dict[str, Any]]:
+    """The pager of part ``number`` among the parts in ``folders`` (none for one part)."""
+    if len(folders) <= 1:
+        return []
+    return [
+        {"number": n, "link": f"../{other}/index.md", "current": n == number}
+        for n, other in enumerate(folders, 1)
+    ]
 
 
 def escape(value: Any) -> str:
@@ -877,15 +910,12 @@ def question_body(
         out.append(f'<p class="qb-correct">{e(t["answer"])}{e(t["colon"])}{keys}</p>\n')
         if html_of["explanation"]:
             out.append(f'<div class="qb-explanation">\n{html_of["explanation"]}\n</div>\n')
+        else:  # a warning, not an error: the page asks for one as for a model answer
+            out.append(_invitation("qb-no-explanation", t["no_explanation"], t, links))
     elif html_of["model_answer"]:
         out.append(f'<div class="qb-model-answer">\n{html_of["model_answer"]}\n</div>\n')
     else:
-        contribute = (
-            f' <a href="{e(links["edit"])}">{e(t["contribute_answer"])}</a>'
-            if links["edit"]
-            else ""
-        )
-        out.append(f'<p class="qb-no-model-answer">{e(t["no_model_answer"])}{contribute}</p>\n')
+        out.append(_invitation("qb-no-model-answer", t["no_model_answer"], t, links))
     out.append(
         f'</details>\n<div class="qb-links">\n<a class="qb-permalink" '
         f'href="../{e(links["folder"])}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'
@@ -908,6 +938,18 @@ def question_body(
     return "".join(out)
 
 
+def _invitation(
+    css_class: str, missing: str, t: Mapping[str, Any], links: Mapping[str, str]
+) -> str:
+    """The line saying a text is missing ("No … yet.") and, when the bank has an edit
+    link, the link to write it."""
+    e = escape
+    contribute = (
+        f' <a href="{e(links["edit"])}">{e(t["contribute_answer"])}</a>' if links["edit"] else ""
+    )
+    return f'<p class="{css_class}">{e(missing)}{contribute}</p>\n'
+
+
 def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
     """Every localized text of a question: the prompt first, then explanation, assesses,
     model answer and the options."""
@@ -924,6 +966,9 @@ def page_paths(bank: Bank, locale: str, page_size: int = DEFAULT_PAGE_SIZE) -> l
     (a build of one locale names the other locales' pages as link targets)."""
     paths = [f"{locale}/index.md"]
     counts = Counter((e.field, e.topic) for e in bank.entries if locale in e.locales)
+    levels = Counter(
+        (e.field, level) for e in bank.entries if locale in e.locales for level in e.seniorities
+    )
     for field_key, field_ in bank.catalog.fields.items():
         base = f"{locale}/{field_key}"
         paths.append(f"{base}/index.md")
@@ -938,7 +983,13 @@ def page_paths(bank: Bank, locale: str, page_size: int = DEFAULT_PAGE_SIZE) -> l
             for spec_key, spec in field_.specializations.items()
             if spec.topics
         ]
-        paths += [f"{base}/{LEVEL_PREFIX}{level}/index.md" for level in bank.catalog.seniorities]
+        paths += [
+            f"{base}/{folder}/index.md"
+            for level in bank.catalog.seniorities
+            for folder in topic_folders(
+                f"{LEVEL_PREFIX}{level}", levels[field_key, level], page_size
+            )
+        ]
         paths.append(f"{base}/practice/index.md")
     paths += [f"{locale}/{page}/index.md" for page in LOCALE_PAGES]
     return paths

@@ -229,11 +229,17 @@ def translations_status(content: Path) -> None:
 
 
 @main.command("import")
-@click.argument("kind", metavar="FORMAT", type=click.Choice(["payload", "topic-page", "interview"]))
-@click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument(
+    "kind",
+    metavar="FORMAT",
+    type=click.Choice(["payload", "topic-page", "interview", "markdown-quiz"]),
+)
+@click.argument("source", type=click.Path(path_type=Path))
 @content_option
-@click.option("--field", default=None, help="Field key (topic-page, interview).")
-@click.option("--topic", default=None, help="Topic key (topic-page, interview).")
+@click.option("--field", default=None, help="Field key (topic-page, interview, markdown-quiz).")
+@click.option(
+    "--topic", default=None, help="Topic key (topic-page, interview; markdown-quiz: one file)."
+)
 @click.option("--locale", default=None, help="Locale of the text (default: tr, zh).")
 @click.option("--seniority", default=None, help="Seniority of interview questions.")
 @click.option("--write", is_flag=True, help="Write the files (default: only show them).")
@@ -259,6 +265,12 @@ def import_(
                   one marked ✓, 'Açıklama:' (field/topic from the title or options)
       interview   a Chinese interview record: 问题N, 考察目标, 回答 (needs
                   --field and --topic); profile and 点评 go to the source note
+      markdown-quiz  a GitHub Markdown quiz, or a folder of them: numbered
+                  headings with - [ ] / - [x] options, or - A: options and a
+                  <details> answer; translations (name-zh.md, zh-CN/README-zh_CN.md)
+                  join their source questions on strong evidence only; one topic
+                  per quiz file in --field (default quizzes); what is not read or
+                  not aligned is listed as file:line
 
     Payload topics map to specializations by key prefix: cml- classical-ml,
     dl- deep-learning, fe- feature-engineering, ti- training-infrastructure,

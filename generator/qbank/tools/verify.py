@@ -4,7 +4,8 @@
 time) and reports, as ``SiteProblem`` values:
 
 - a (question, locale) of the bank that is not on the site as a canonical question
-  (``div.qb-q`` without ``qb-copy``, DESIGN.md), or is there more than once;
+  (``div.qb-q`` without ``qb-copy``, DESIGN.md), or is there more than once; and a
+  question file of the content folder that is not in the bank (each locale of its prompt);
 - a question whose options (keys and count) or answer key (``data-answer``) differ from the
   bank, on any page that shows it (copies included), or that the bank does not have;
 - a local ``href``/``src`` (pages) or ``url()`` (stylesheets) that resolves to no file, and a
@@ -18,6 +19,7 @@ Core module: no MkDocs import; usable on any folder of HTML.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -26,7 +28,9 @@ from urllib.parse import unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from qbank.bank.listing import question_files
 from qbank.bank.loaded import Bank, Entry
+from qbank.bank.yamlfile import read_document
 from qbank.site.offline import offline_problems
 
 # <link rel=…> values that make the browser fetch the target (canonical, alternate, … do not).
@@ -224,6 +228,7 @@ class _Verifier:
         return sorted(set(self.problems))
 
     def coverage(self) -> None:
+        self.files_in_bank()
         for entry in self.bank.entries:
             by_locale = self.seen.get(entry.id, {})
             for locale in entry.locales:
@@ -238,6 +243,36 @@ class _Verifier:
                         f"{locale} ({', '.join(sorted(set(pages)))})",
                         entry,
                     )
+
+    def files_in_bank(self) -> None:
+        """Every question file of the content folder is a question of the bank: a file the
+        load left out (whatever the reason) is missing from the site in each locale its
+        prompt has, and said so (PRODUCT.md: a question is never silently dropped)."""
+        in_bank = {entry.file for entry in self.bank.entries}
+        files, _listing = question_files(self.bank.root, self.bank.catalog, [])
+        for path, _shown, field_key, topic_key in files:
+            file = f"{field_key}/{topic_key}/{os.path.basename(path)}"  # noqa: PTH119
+            if file in in_bank:
+                continue
+            shown = f"{self.content_label}/{file}" if self.content_label else file
+            for locale in _prompt_locales(path, self.bank.catalog.default_locale):
+                self.problems.append(
+                    SiteProblem(
+                        f"{locale}/{field_key}/{topic_key}/index.html",
+                        f"missing: the question file is not in the bank, so not on the site"
+                        f" in {locale}",
+                        file=shown,
+                    )
+                )
+
+
+def _prompt_locales(path: str, default_locale: str) -> list[str]:
+    """The locales a question file's prompt is written in, as far as it can be read."""
+    doc = read_document(path, path)
+    prompt = doc.data.get("prompt") if isinstance(doc.data, dict) else None
+    if isinstance(prompt, dict):
+        return sorted(str(key) for key in prompt)
+    return [default_locale]
 
 
 def _site_base(site: Path) -> tuple[str, str]:

@@ -3,18 +3,19 @@
 ``read_source`` parses a source file into a ``Parsed``; ``plan_import`` computes what the
 import would change; ``apply_plan`` writes it. Formats: ``payload`` (a Nuxt devalue payload
 with the catalog and sample questions), ``topic-page`` (a plain-text topic page of choice
-questions) and ``interview`` (a Chinese interview record of open questions).
+questions), ``interview`` (a Chinese interview record of open questions) and
+``markdown-quiz`` (GitHub Markdown quizzes, with their translations).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from qbank.tools.importers import interview, payload, topic_page
+from qbank.tools.importers import interview, markdown_quiz, payload, topic_page
 from qbank.tools.importers.plan import Plan, apply_plan, plan_import
 from qbank.tools.importers.source import Parsed, SourceError
 
-FORMATS = ("payload", "topic-page", "interview")
+FORMATS = ("payload", "topic-page", "interview", "markdown-quiz")
 
 __all__ = ["FORMATS", "Parsed", "Plan", "SourceError", "apply_plan", "plan_import", "read_source"]
 
@@ -30,6 +31,10 @@ def read_source(
     seniority: str | None = None,
 ) -> Parsed:
     """Parse ``source`` in format ``kind``; raise ``SourceError`` naming what is unreadable."""
+    if kind == "markdown-quiz":  # a file, or a folder of quizzes and their translations
+        if locale or seniority:
+            raise SourceError("--locale/--seniority do not apply to a markdown quiz")
+        return markdown_quiz.parse(source, display, field_key=field, topic=topic)
     try:
         raw = source.read_bytes()
     except OSError as exc:

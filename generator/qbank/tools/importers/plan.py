@@ -48,12 +48,14 @@ class Plan:
     catalog_text: str | None  # the new catalog.yaml, or None when it stays as it is
     catalog_changes: list[str] = field(default_factory=list)
     files: list[FileChange] = field(default_factory=list)
+    images: list[tuple[Path, Path]] = field(default_factory=list)  # (source file, to write)
+    notes: list[str] = field(default_factory=list)  # the parser's, as "file:line: …"
 
     def report(self, written: bool) -> list[str]:
         """One line per catalog change and per file, as the CLI prints them."""
         catalog = display_path(self.content / CATALOG_FILE)
         verb = "wrote" if written else "would write"
-        lines = [f"{catalog}: {change}" for change in self.catalog_changes]
+        lines = [*self.notes, *(f"{catalog}: {change}" for change in self.catalog_changes)]
         if self.catalog_text is not None:
             lines.append(f"{verb} {catalog}")
         for change in self.files:
@@ -63,6 +65,7 @@ class Plan:
             else:
                 note = f"; {change.note}" if change.note else ""
                 lines.append(f"{change.status} {shown} (id {change.question_id}{note})")
+        lines += [f"{verb} {display_path(target)} (image)" for _source, target in self.images]
         return lines
 
     @property
@@ -79,7 +82,7 @@ def plan_import(content: Path, parsed: Parsed, progress: Report = no_progress) -
     catalog_text = None
     if original is None or changes:
         catalog_text = dump_catalog(merged)
-    plan = Plan(content, catalog_text, changes)
+    plan = Plan(content, catalog_text, changes, notes=list(parsed.notes))
     _check_questions(parsed, merged)
     existing = existing_ids(content, progress)
     taken: set[Path] = set()
@@ -104,7 +107,23 @@ def plan_import(content: Path, parsed: Parsed, progress: Report = no_progress) -
         taken.add(path)
         text = question_text(content, folder, question.data)
         plan.files.append(FileChange(path, "new", question.id, text))
+    for question in parsed.questions:
+        for name, source in question.images.items():
+            _plan_image(plan, source, content / question.field / question.topic / name)
     return plan
+
+
+def _plan_image(plan: Plan, source: Path, target: Path) -> None:
+    """Copy an image beside its question unless the very same file is there already; one
+    of the same name with other bytes is kept and said so."""
+    if any(planned == target for _, planned in plan.images):
+        return
+    if target.exists():
+        if target.read_bytes() != source.read_bytes():
+            shown = display_path(target)
+            plan.notes.append(f"{shown}: another image of this name is there; not overwritten")
+        return
+    plan.images.append((source, target))
 
 
 def apply_plan(plan: Plan, progress: Report = no_progress) -> list[Path]:
@@ -121,6 +140,11 @@ def apply_plan(plan: Plan, progress: Report = no_progress) -> list[Path]:
         with change.path.open("x", encoding="utf-8") as handle:  # "x": never overwrite
             handle.write(change.text)
         written.append(change.path)
+    for source, target in plan.images:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("xb") as handle:  # never overwrite
+            handle.write(source.read_bytes())
+        written.append(target)
     return written
 
 

@@ -9,11 +9,13 @@ raises ``SourceError`` naming the file, the position and what was expected.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import unicodedata
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from qbank.bank.model import nfc
@@ -64,6 +66,8 @@ class ImportedQuestion:
     field: str
     topic: str
     data: dict[str, Any]  # keys in question-file order: id, difficulty, prompt, …
+    # copied beside it: its name there -> the source's file (``field`` is taken above)
+    images: dict[str, Path] = dataclasses.field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -78,6 +82,8 @@ class Parsed:
     source: str
     questions: list[ImportedQuestion] = field(default_factory=list)
     catalog: dict[str, Any] = field(default_factory=dict)  # shaped like catalog.yaml
+    # What the parser read but could not import, as "file:line: what and why" (reported).
+    notes: list[str] = field(default_factory=list)
 
 
 def clean(text: str) -> str:
