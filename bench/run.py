@@ -69,7 +69,7 @@ import material
 import uuid6
 import yaml
 
-from qbank.plugin.config import DEFAULT_PALETTE
+from qbank.site.theme import DEFAULT_PALETTE
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent

@@ -3,8 +3,10 @@
     .venv/bin/python scripts/screenshots.py [--config mkdocs.yml] [--out docs/screenshots]
 
 Writes topic-light.png, topic-dark.png, phone.png (390x844), practice-summary.png,
-match.png (a job posting matched on the match page) and review.png (the review queue, two
-days after answering a topic's questions).
+match.png (a job posting matched on the match page), review.png (the review queue, two
+days after answering a topic's questions), exam-summary.png (an exam handed in: the score per
+topic and the review) and flashcard.png (a turned flashcard with its ratings).
+``--only exam-summary,flashcard`` takes only those.
 Uses Debian's Chromium (/usr/bin/chromium) through Playwright; nothing leaves 127.0.0.1.
 """
 
@@ -75,12 +77,17 @@ def answer_two(page: Any, count: int = 2) -> None:
         q.locator(f'.qb-option[data-key="{key}"] .qb-pick').click()
 
 
-def shoot(base: str, site: Path, out: Path, locale: str) -> None:
-    """Take the five screenshots into ``out``."""
+def shoot(base: str, site: Path, out: Path, locale: str, only: set[str] | None = None) -> None:
+    """Take the screenshots into ``out`` (with ``only``, those named)."""
     topic = topic_page(site, locale)
     field = topic.split("/")[1]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        exam_summary(browser, base, field, locale, out)
+        flashcard(browser, base, topic, locale, out)
+        if only is not None:
+            browser.close()
+            return
         for scheme in ("light", "dark"):
             context = browser.new_context(
                 base_url=base, viewport={"width": 1280, "height": 900}, color_scheme=scheme
@@ -138,6 +145,47 @@ def shoot(base: str, site: Path, out: Path, locale: str) -> None:
         browser.close()
 
 
+def exam_summary(browser: Any, base: str, field: str, locale: str, out: Path) -> None:
+    """exam-summary.png: a 10-question exam of the field, a few flagged and answered, handed in."""
+    context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{locale}/{field}/practice/")
+    page.locator(".qb-practice-mode").select_option("exam")
+    page.locator(".qb-practice-count").fill("10")
+    page.locator(".qb-practice-limit").fill("15")
+    page.locator(".qb-start").click()
+    card = page.locator(".qb-practice-q")
+    for i in range(10):
+        page.locator(".qb-exam-go").nth(i).click()
+        card.wait_for()
+        if i % 4 == 3:
+            page.locator(".qb-exam-flag").click()
+            continue
+        if card.get_attribute("data-kind") == "choice":
+            card.locator(".qb-option").nth(i % 2).locator(".qb-option-text").click()
+        else:
+            page.locator(".qb-show-model").click()
+            card.locator(".qb-rate-btn").nth(i % 3).click()
+    page.locator(".qb-practice-end").click()
+    page.locator(".qb-topic-scores").scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, -160)")
+    page.screenshot(path=out / "exam-summary.png")
+    context.close()
+
+
+def flashcard(browser: Any, base: str, topic: str, locale: str, out: Path) -> None:
+    """flashcard.png: the first card of a topic, turned, on a phone-sized screen."""
+    context = browser.new_context(base_url=base, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    key = "/".join(topic.strip("/").split("/")[1:3])
+    page.goto(f"{locale}/flashcards/?topic={key}")
+    page.locator(".qb-flashcard").click()
+    page.locator(".qb-flashcard[data-turned='1']").wait_for()
+    page.locator(".qb-flash-pos").scroll_into_view_if_needed()
+    page.screenshot(path=out / "flashcard.png")
+    context.close()
+
+
 def review_queue(browser: Any, base: str, topic: str, locale: str, out: Path) -> None:
     """review.png: a topic's questions answered (some wrong), then, with the page's clock two
     days on, the review page with its due count and the first card of the session."""
@@ -168,6 +216,7 @@ def main() -> None:
     parser.add_argument("--config", type=Path, default=ROOT / "mkdocs.yml")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--locale", default="en")
+    parser.add_argument("--only", default="", help="comma-separated names: exam-summary,flashcard")
     options = parser.parse_args()
     options.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -176,7 +225,9 @@ def main() -> None:
         httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         try:
-            shoot(f"http://127.0.0.1:{httpd.server_address[1]}/", site, options.out, options.locale)
+            only = set(filter(None, options.only.split(","))) or None
+            base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+            shoot(base, site, options.out, options.locale, only)
         finally:
             httpd.shutdown()
             httpd.server_close()

@@ -28,6 +28,7 @@ SLOW_MODULES = {
     "test_serve",
     "test_serve_incremental",
     "test_serve_banner",
+    "test_serve_lifetimes",
     "test_search_serve",
     "test_sample_site",
     "test_lookalike",

@@ -19,7 +19,7 @@ def test_paced_work_waits_while_paused_and_goes_on_after() -> None:
                 pulled[n].set()
             yield n
 
-    background.pause()
+    held = background.hold()
     try:
         worker = threading.Thread(target=lambda: taken.extend(background.paced(source(), 64)))
         worker.start()
@@ -32,37 +32,54 @@ def test_paced_work_waits_while_paused_and_goes_on_after() -> None:
         assert taken == []
         assert background.paused()
     finally:
-        background.resume()
+        held.release()
     worker.join(timeout=30)
     assert not worker.is_alive()
     assert taken == list(range(200))
     assert not background.paused()
 
 
-def test_a_delayed_resume_gives_way_to_a_newer_pause() -> None:
-    background.pause()
+def test_a_delayed_release_leaves_a_newer_hold_in_force() -> None:
+    first = background.hold()
     before = set(threading.enumerate())
-    background.resume(after=0.05)
+    first.release(after=0.05)
     (timer,) = [t for t in threading.enumerate() if t not in before]
-    background.pause()  # a newer rebuild: the earlier resume must not end its pause
-    timer.join(30)  # the earlier resume has run (however slow the machine)
+    second = background.hold()  # a newer rebuild: the earlier release must not end its hold
+    timer.join(30)  # the earlier release has run (however slow the machine)
     assert not timer.is_alive()
     assert background.paused()
-    background.resume(after=0.05)
+    second.release(after=0.05)
     deadline = time.monotonic() + 30
     while background.paused() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not background.paused()
 
 
+def test_a_hold_released_twice_ends_once() -> None:
+    outer = background.hold()
+    inner = background.hold()
+    inner.release()
+    inner.release()
+    assert background.paused(), "a second release of one hold ended another"
+    outer.release()
+    assert not background.paused()
+
+
+def test_a_hold_ends_on_every_way_out_of_its_block() -> None:
+    try:
+        with background.hold():
+            assert background.paused()
+            raise KeyError("the rebuild failed")
+    except KeyError:
+        pass
+    assert not background.paused()
+
+
 def test_the_main_thread_is_never_held() -> None:
     """MkDocs builds in the main thread (the first search index too): it must not wait for
     its own rebuild to end."""
-    background.pause()
-    try:
+    with background.hold():
         assert list(background.paced(range(300), 8)) == list(range(300))
-    finally:
-        background.resume()
 
 
 def test_match_counting_in_the_background_holds_while_a_rebuild_runs() -> None:
@@ -81,16 +98,15 @@ def test_match_counting_in_the_background_holds_while_a_rebuild_runs() -> None:
         counted.set()
         return {"term": 1.0}
 
-    background.pause()
-    try:
+    with background.hold():
         worker = threading.Thread(
             target=lambda: bodies.match_counts("en", ("f", "s", "t"), [], count)
         )
         worker.start()
         assert not counted.wait(0.5), "counted while a rebuild runs"
         assert bodies.match_counts("tr", ("f", "s", "t"), [], count) == {"term": 1.0}
-    finally:
-        background.resume()
     worker.join(timeout=30)
     assert counted.is_set()
-    assert bodies.topics["en", ("f", "s", "t")][1] == {"term": 1.0}
+    # handed to the thread that renders (the cache's one writer), not written meanwhile
+    assert ("en", ("f", "s", "t")) not in bodies.topics
+    assert bodies.handed_topics["en", ("f", "s", "t")][1] == {"term": 1.0}

@@ -81,7 +81,7 @@ def test_validate_text(bank: Path) -> None:
         " expected 1, 2 or 3\n"
         "content/ml-engineer/throughput/broken.yaml:9:1: colour: unknown key; expected one of"
         " id, difficulty, seniority, tags, prompt, options, answer, explanation, assesses,"
-        " model_answer, source, translated_from\n"
+        " model_answer, hint, source, translated_from\n"
     )
     assert err == "2 error(s), 0 warning(s)\n"
 
@@ -95,7 +95,7 @@ def test_validate_github(bank: Path) -> None:
         "title=qbank difficulty::difficulty: 5 is not an allowed value; expected 1, 2 or 3",
         "::error file=content/ml-engineer/throughput/broken.yaml,line=9,col=1,"
         "title=qbank colour::colour: unknown key; expected one of id, difficulty, seniority,"
-        " tags, prompt, options, answer, explanation, assesses, model_answer, source,"
+        " tags, prompt, options, answer, explanation, assesses, model_answer, hint, source,"
         " translated_from",
     ]
     assert err == ""
@@ -337,6 +337,7 @@ def test_schema_accepts_the_sample_questions(tmp_path: Path) -> None:
         "explanation",
         "assesses",
         "model_answer",
+        "hint",
         "source",
         "translated_from",
     }

@@ -128,6 +128,31 @@ def test_rebuild_trigger_wakes_the_build_loop(tmp_path: Path) -> None:
         server.server_close()
 
 
+def test_every_rebuild_goes_through_the_server_builder(tmp_path: Path) -> None:
+    built: list[str] = []
+    server = LiveReloadServer(
+        builder=lambda: built.append("build"), host="127.0.0.1", port=0, root=str(tmp_path)
+    )
+    try:
+
+        def around(build: object) -> None:
+            built.append("before")
+            build()  # type: ignore[operator]
+            built.append("after")
+
+        assert internals.around_builds(server, around), changed(
+            "LiveReloadServer.builder", "gone (around_builds)"
+        )
+        server.builder()
+        assert built == ["before", "build", "after"]
+        loop = inspect.getsource(LiveReloadServer._build_loop)
+        assert "self.builder()" in loop, changed(
+            "LiveReloadServer._build_loop", "no longer calls self.builder() for a rebuild"
+        )
+    finally:
+        server.server_close()
+
+
 def test_theme_listing_filter_is_recognised(tmp_path: Path) -> None:
     config = load(project(tmp_path, theme={"name": "mkdocs"}))
     env = config.theme.get_env()

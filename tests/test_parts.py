@@ -175,16 +175,15 @@ def test_updates_that_shift_and_shrink_a_topic_match_a_full_render(content: Path
 
 
 def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path) -> None:
-    from qbank.plugin.serve import ServeSession  # (the plugin's serve session)
+    from qbank.live.session import SearchDocs  # (serve's and the watch's search documents)
 
     files: BankCache = BankCache()
-    session = ServeSession()
-    session.full = False
+    docs = SearchDocs()
     bank = load_bank(content, files)  # type: ignore[arg-type]
-    before = {d.url for d in session._search_docs(bank, "en", question_url(bank, SIZE))}
+    before = {d.url for d in docs.of(bank, "en", question_url(bank, SIZE))}
     add_first_question(content)
     after = load_bank(content, files)  # type: ignore[arg-type]
-    urls = {d.url for d in session._search_docs(after, "en", question_url(after, SIZE))}
+    urls = {d.url for d in docs.of(after, "en", question_url(after, SIZE))}
     for entry in after.by_topic[TOPIC]:
         if "en" in entry.locales:
             folder = question_folder(after, entry, "en", SIZE)

@@ -1,6 +1,6 @@
 # ruff: noqa: RUF001, RUF003  (Turkish and Chinese test text)
 """The tokenizer is defined once: Python (qbank/search/tokenize.py, at index time) and
-JavaScript (assets/search.js, at query time) fold, segment and stem a shared list of cases,
+JavaScript (assets/lib/tokenize.js, at query time) fold, segment and stem a shared list of cases,
 and every text of the sample bank, identically. The JavaScript runs in node."""
 
 from __future__ import annotations
@@ -44,26 +44,21 @@ CASES: list[tuple[str, str]] = [
 ]
 
 NODE_SCRIPT = r"""
-const fs = require("fs");
-const [searchJs, snowballJs] = process.argv.slice(2);
-require(searchJs);
-const t = globalThis.qbankSearchTokenizer;
-(async () => {
-  const English = (await import(snowballJs)).default;
-  const input = JSON.parse(fs.readFileSync(0, "utf8"));
-  const stemmers = {};
-  for (const [locale, spec] of Object.entries(input.specs)) {
-    stemmers[locale] = !spec ? null : spec.suffixes ? { rules: spec } : { snowball: new English() };
-  }
-  const out = input.cases.map(([locale, text]) => ({
-    fold: t.fold(text, locale),
-    words: t.words(text, locale),
-    terms: [...t.terms(text, locale, stemmers[locale])],
-    stems: t.words(text, locale).filter((w) => !t.isCjk(w))
-      .map((w) => t.stem(w, locale, stemmers[locale])),
-  }));
-  process.stdout.write(JSON.stringify(out));
-})();
+import fs from "node:fs";
+const t = await import(process.argv[2]);
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+const stemmers = {};
+for (const [locale, spec] of Object.entries(input.specs)) {
+  stemmers[locale] = await t.stemmerFor(spec);
+}
+const out = input.cases.map(([locale, text]) => ({
+  fold: t.fold(text, locale),
+  words: t.words(text, locale),
+  terms: [...t.terms(text, locale, stemmers[locale])],
+  stems: t.words(text, locale).filter((w) => !t.isCjk(w))
+    .map((w) => t.stem(w, locale, stemmers[locale])),
+}));
+process.stdout.write(JSON.stringify(out));
 """
 
 
@@ -84,21 +79,20 @@ def python_side(cases: list[tuple[str, str]]) -> list[dict[str, Any]]:
 
 
 def javascript_side(cases: list[tuple[str, str]], tmp: Path) -> list[dict[str, Any]]:
-    """What assets/search.js makes of each case, run in node."""
+    """What assets/lib/tokenize.js (search.js's and match.js's) makes of each case, run in node."""
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI"):
-            pytest.fail("node is not installed: the tokenizer parity test runs search.js in it")
+            pytest.fail(
+                "node is not installed: the tokenizer parity test runs lib/tokenize.js in it"
+            )
         pytest.skip("node is not installed")
-    # The vendored stemmer is an ES module; node reads a .mjs file as one whatever its folder.
-    snowball = tmp / "snowball-english.mjs"
-    shutil.copyfile(ASSETS / "snowball-english.js", snowball)
-    script = tmp / "parity.cjs"
+    script = tmp / "parity.mjs"
     script.write_text(NODE_SCRIPT, "utf-8")
     locales = sorted({locale for locale, _ in cases})
     payload = {"cases": cases, "specs": {loc: stemmer_spec(loc) for loc in locales}}
     result = subprocess.run(
-        [node, str(script), str(ASSETS / "search.js"), snowball.as_uri()],
+        [node, str(script), (ASSETS / "lib" / "tokenize.js").as_uri()],
         input=json.dumps(payload),
         capture_output=True,
         text=True,

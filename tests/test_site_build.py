@@ -14,7 +14,7 @@ from sitebuild import QUESTIONS, build_site, write_small_bank
 
 from qbank.site.minify import asset_bytes
 from qbank.site.templates import TEMPLATES
-from qbank.site.theme import ASSETS, LAZY_ASSETS
+from qbank.site.theme import ASSETS, LAZY_ASSETS, static_graph
 
 LOCALES = ("en", "tr", "zh")
 SITE_URL = "https://example.org/bank/"
@@ -144,6 +144,26 @@ def test_assets_are_files_not_inline(site: Path) -> None:
     assert any(s.endswith("assets/qbank.js") for s in scripts)
     sheets = [s.attributes.get("href") or "" for s in html.css("link[rel=stylesheet]")]
     assert any(s.endswith("assets/qbank.css") for s in sheets)
+
+
+def test_the_head_runs_the_entry_module_and_preloads_what_it_imports(site: Path) -> None:
+    """The entry and every module it imports statically are fetched from the head at once
+    (no import waterfall); the entry runs as a module (its copy at the end of the body is the
+    same module); the lazy parts are not preloaded on a page that does not use them."""
+    html = parse(site, "tr/backend/indexing/index.html")
+    head = html.css_first("head")
+    entry = [s for s in head.css("script[src]") if s.attributes["src"].endswith("/qbank.js")]
+    assert [s.attributes.get("type") for s in entry] == ["module"]
+    preloaded = [n.attributes.get("href") or "" for n in head.css("link[rel=modulepreload]")]
+    graph = static_graph()
+    assert graph[0] == "assets/qbank.js"
+    assert "assets/lib/storage.js" in graph
+    assert sorted(p.split("../")[-1] for p in preloaded) == sorted(graph[1:])
+    assert not any(p.endswith(("/practice.js", "/search.js", "/transfer.js")) for p in preloaded)
+    body = [s.attributes for s in html.css("body script[src]") if "qbank.js" in s.attributes["src"]]
+    assert [a.get("type") for a in body] == ["module"]
+    for path in graph:  # every module of the graph ships, minified
+        assert (site / path).is_file()
 
 
 def test_edit_and_report_links(site: Path) -> None:

@@ -176,6 +176,22 @@ def test_missing_asset_and_external_resources(tampered: tuple[Path, Path]) -> No
     assert any("fonts.example.com/a.woff2" in m and css.name in m for m in messages)
 
 
+def test_a_module_that_imports_a_missing_file(tampered: tuple[Path, Path]) -> None:
+    """The widget's modules import each other (statically, or with ``import()``): a module a
+    page loads that names a file the site lacks is reported, however deep it is imported."""
+    site, content = tampered
+    (site / "assets/lib/schedule.js").unlink()  # review.js imports it (review.js: qbank.js)
+    (site / "assets/transfer.js").unlink()  # qbank.js imports it when a page needs it
+    messages = [p.format_text() for p in verify_site(site, load_bank(content))]
+    assert any(
+        "module assets/review.js imports './lib/schedule.js': not in the site" in m
+        for m in messages
+    ), messages
+    assert any(
+        "module assets/qbank.js imports './transfer.js': not in the site" in m for m in messages
+    ), messages
+
+
 def test_broken_internal_link_and_anchor(tampered: tuple[Path, Path]) -> None:
     site, content = tampered
     page = site / TOPIC_PAGE

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fixtures.messy_bank import write_messy_bank
 from sitebuild import build_site, write_small_bank
+from support.review import START
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
@@ -165,3 +166,14 @@ def messy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.CalledProcessError as error:
             pytest.fail(f"mkdocs build failed:\n{error.stdout}\n{error.stderr[-3000:]}")
         yield url
+
+
+@pytest.fixture
+def messy_tab(
+    browser: Any, messy: str, page_recorder: Callable[[Any, str], AbstractContextManager[Any]]
+) -> Iterator[Any]:
+    """A fresh page of the messy bank's site with Playwright's clock installed at the review
+    tests' START."""
+    with page_recorder(browser, messy) as page:
+        page.clock.install(time=START)
+        yield page

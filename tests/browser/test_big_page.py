@@ -231,6 +231,12 @@ def test_nothing_moves_when_a_question_is_enhanced(
                 )
             else:
                 assert page.locator(".qb-q[data-qb-ready]").count() == 0
+                # The star and note below each question are the saved part's, which the
+                # entry module mounts whether or not a question is enhanced: here too.
+                page.evaluate(
+                    "async () => (await import(document.querySelector("
+                    "'script[src$=\"/assets/saved.js\"]').src)).mount()"
+                )
             shapes.append(page.evaluate(GEOMETRY))
         finally:
             context.close()

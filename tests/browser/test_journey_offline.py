@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_search_offline_says_the_index_could_not_load_and_recovers(page: Any) -> None:
     page.goto("tr/ml-engineer/throughput/")
     page.locator(".qb-search__open").hover()  # the reader reaches for it: search.js loads
-    page.wait_for_function("() => !!window.qbankSearch")
+    page.wait_for_function("() => !!document.querySelector('.qb-search').qbSearch")
     page.context.set_offline(True)
     page.locator(".qb-search__open").click()
     page.locator(".qb-search__input").fill("kernel")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from support.axe import scheme as set_scheme
 from support.axe import serious
 
 pytestmark = pytest.mark.browser
@@ -95,7 +96,7 @@ def test_practice_records_progress(page: Any) -> None:
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_topic_page(page: Any, scheme: str) -> None:
     page.goto(TOPIC)
-    scheme(page, scheme)
+    set_scheme(page, scheme)
     # cover the answered states too: a wrong pick, a right pick, an open model answer
     page.locator('#q-01a05d13-8d21-739a-baa2-7dab67be4001 .qb-option[data-key="a"]').click()
     page.locator('#q-01a05d13-8d21-739a-baa2-7dab67be4002 .qb-option[data-key="a"]').click()
@@ -106,14 +107,14 @@ def test_axe_topic_page(page: Any, scheme: str) -> None:
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_axe_practice_page(page: Any, scheme: str) -> None:
     page.goto(PRACTICE)
-    scheme(page, scheme)
+    set_scheme(page, scheme)
     assert serious(page) == []
     page.locator("select.qb-practice-level").select_option("mid")
     page.locator(".qb-start").click()
     expect(page.locator(".qb-practice-q")).to_be_visible()
     assert serious(page) == []
     page.goto(PRACTICE)
-    scheme(page, scheme)
+    set_scheme(page, scheme)
     run_session(page, "mid")
     expect(page.locator(".qb-summary")).to_be_visible()
     assert serious(page) == []

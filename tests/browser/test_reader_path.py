@@ -332,7 +332,8 @@ AXE_PAGES = [
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("path", AXE_PAGES)
 def test_axe_finds_nothing_serious(tab: Any, path: str, scheme: str) -> None:
-    from test_practice_a11y import _scheme, _serious
+    from support.axe import scheme as _scheme
+    from support.axe import serious as _serious
 
     tab.goto(path)
     _scheme(tab, scheme)
@@ -365,7 +366,7 @@ def test_menu_landmarks_have_distinct_names_in_the_page_language(tab: Any, local
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_search_label_is_readable_at_rest_hovered_and_open(tab: Any, scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
-    from test_practice_a11y import _scheme
+    from support.axe import scheme as _scheme
 
     tab.set_viewport_size({"width": 1280, "height": 800})  # wide: the label shows
     tab.goto(CLOSURES)

@@ -1,6 +1,6 @@
 # ruff: noqa: RUF001  (Chinese expectations)
 """The review queue (assets/review.js) in real Chromium: answers on a topic page give each
-question a Leitner schedule; with Playwright's clock moved on days later, the home and field
+question an FSRS-6 schedule; with Playwright's clock moved on days later, the home and field
 pages count what is due, the review page runs the session in the practice interface, the
 schedule moves on, reviews are stored apart from the progress figures, and "my misses" can be
 reviewed by topic and seniority. Also on the messy bank (partial translations, open
@@ -9,8 +9,6 @@ questions), in Chinese, with JavaScript off, and loaded only where it is used.""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,7 +18,7 @@ from fixtures.messy_bank import qid
 from playwright.sync_api import expect
 from support.axe import scheme as _scheme
 from support.axe import serious as _serious
-from support.review import DAY, START, due_line, later, pick, review_session, stored
+from support.review import DAY, START, due_line, later, pick, review_session, stored, today
 
 pytestmark = pytest.mark.browser
 
@@ -39,8 +37,8 @@ def clocked(page: Any) -> Any:
 def test_answers_come_due_and_a_review_session_moves_the_schedule_on(clocked: Any) -> None:
     page = clocked
     page.goto(TOPIC)
-    pick(page, SINGLE, "a")  # wrong: box 1, back tomorrow
-    pick(page, JUNIOR, "a")  # right: box 2, back in 2 days
+    pick(page, SINGLE, "a")  # wrong (Again): stability 0.212, back tomorrow
+    pick(page, JUNIOR, "a")  # right (Good): stability 2.3065, back in 2 days
     first = stored(page, "qbank:v1:progress")
 
     page.goto("en/")
@@ -59,23 +57,27 @@ def test_answers_come_due_and_a_review_session_moves_the_schedule_on(clocked: An
     page.locator(".qb-due__start").click()
     page.wait_for_url(re.compile(r"/en/review/$"))
     expect(page.locator(".qb-due__count")).to_have_text("2 due today")
-    # the most overdue first; right now moves SINGLE up to box 2, wrong sends JUNIOR to box 1
+    # the most overdue first; right now gives SINGLE 2 more days, wrong gives JUNIOR 1
     assert review_session(page, {SINGLE: "b", JUNIOR: "b"}) == [SINGLE, JUNIOR]
     expect(page.locator(".qb-summary h2")).to_have_text("Score: 1 / 2")
     expect(due_line(page)).to_have_text("Nothing due today · next review tomorrow")
     expect(page.locator(".qb-due__missed")).to_have_text("Missed last time: 1")
 
     reviews = stored(page, "qbank:v1:review")
-    assert {k: (v["b"], v["r"], v["n"], v["t"]) for k, v in reviews.items()} == {
+    now = today(page)
+    assert {k: (v["due"] - now, v["r"], v["n"], v["t"]) for k, v in reviews.items()} == {
         SINGLE: (2, 1, 1, "ml-engineer/throughput"),
         JUNIOR: (1, 0, 1, "ml-engineer/throughput"),
     }
+    # FSRS-6's memory state (tests/test_fsrs_parity.py checks the numbers against py-fsrs)
+    assert reviews[JUNIOR]["S"] < reviews[SINGLE]["S"]
+    assert reviews[JUNIOR]["l"] == 1
     day2 = (START + 2 * DAY).timestamp() * 1000  # the clock runs on from there
     assert all(day2 <= v["ts"] < day2 + 3_600_000 for v in reviews.values())
     # reviews are recorded apart: the first attempts still make the progress figures
     assert stored(page, "qbank:v1:progress") == first
 
-    later(page, 3, "en/")  # JUNIOR (box 1) is back; SINGLE (box 2) waits until day 4
+    later(page, 3, "en/")  # JUNIOR is back; SINGLE waits until day 4
     expect(page.locator(".qb-due__count")).to_have_text("1 due today")
     later(page, 4, "en/ml-engineer/")
     expect(page.locator(".qb-due__count")).to_have_text("2 due today")
@@ -85,7 +87,7 @@ def test_answers_come_due_and_a_review_session_moves_the_schedule_on(clocked: An
     expect(page.locator(".qb-review-field")).to_have_value("ml-engineer")
     expect(page.locator(".qb-practice-misses")).to_be_checked()
     assert review_session(page, {JUNIOR: "a"}) == [JUNIOR]
-    assert stored(page, "qbank:v1:review")[JUNIOR]["b"] == 2
+    assert stored(page, "qbank:v1:review")[JUNIOR]["due"] - today(page) == 3
 
     # a seniority whose questions are not the missed ones: nothing to draw, said so
     page.goto("en/review/?level=senior")
@@ -98,12 +100,12 @@ def test_answers_come_due_and_a_review_session_moves_the_schedule_on(clocked: An
 def test_a_retry_on_a_topic_page_after_a_review_moves_the_schedule(clocked: Any) -> None:
     page = clocked
     page.goto(TOPIC)
-    pick(page, SINGLE, "b")  # right: box 2
+    pick(page, SINGLE, "b")  # right: 2 days
     later(page, 2, "en/review/")
-    assert review_session(page, {SINGLE: "b"}) == [SINGLE]  # box 3: 4 days
+    assert review_session(page, {SINGLE: "b"}) == [SINGLE]  # right again: 11 days
     later(page, 5, "en/")
-    expect(due_line(page)).to_have_text("Nothing due today · next review tomorrow")
-    later(page, 5, TOPIC)  # another day's retry on the topic page, wrong: box 1
+    expect(due_line(page)).to_have_text("Nothing due today · next review in 8 days")
+    later(page, 5, TOPIC)  # another day's retry on the topic page, wrong: a lapse, 1 day
     pick(page, SINGLE, "a")
     assert stored(page, "qbank:v1:progress")[SINGLE]["rr"] == 0
     later(page, 6, "en/")
@@ -148,15 +150,6 @@ def test_review_code_loads_only_where_it_is_used(page: Any) -> None:
     assert loaded("en/review/")
 
 
-@pytest.fixture
-def messy_tab(
-    browser: Any, messy: str, page_recorder: Callable[[Any, str], AbstractContextManager[Any]]
-) -> Iterator[Any]:
-    with page_recorder(browser, messy) as page:
-        page.clock.install(time=START)
-        yield page
-
-
 def test_messy_bank_review_across_fields_locales_and_open_questions(messy_tab: Any) -> None:
     page = messy_tab
     # 1: English only, right answer b; 3: also Turkish, right answer d ("abcd"[n % 4]); each
@@ -183,14 +176,15 @@ def test_messy_bank_review_across_fields_locales_and_open_questions(messy_tab: A
     assert sorted(seen) == sorted([qid(1), qid(3), qid(2002)])
     reviews = stored(page, "qbank:v1:review")
     assert reviews[qid(2002)]["s"] == "know"
-    assert {n: reviews[qid(n)]["b"] for n in (1, 3, 2002)} == {1: 1, 3: 2, 2002: 2}
+    now = today(page)
+    assert {n: reviews[qid(n)]["due"] - now for n in (1, 3, 2002)} == {1: 1, 3: 2, 2002: 2}
 
     # Turkish: only what exists in Turkish is drawn (1 is English only)
     later(page, 3, "tr/review/")
     expect(page.locator(".qb-due__count")).to_have_text("Bugün tekrar edilecek: 2")
     assert review_session(page, {qid(1): "d", qid(3001): "b"}) == [qid(3001)]
     expect(page.locator(".qb-due__elsewhere")).to_contain_text("1 tanesi bu dilde")
-    assert stored(page, "qbank:v1:review")[qid(3001)]["b"] == 3
+    assert stored(page, "qbank:v1:review")[qid(3001)]["due"] - today(page) == 14
 
 
 def test_today_turns_at_the_readers_midnight(browser: Any, server: str) -> None:
@@ -219,7 +213,7 @@ def test_unreadable_review_data_is_set_aside_not_lost(clocked: Any) -> None:
     later(page, 1, "en/review/")
     expect(page.locator(".qb-due__count")).to_have_text("1 due today")
     assert review_session(page, {SINGLE: "b"}) == [SINGLE]
-    assert stored(page, "qbank:v1:review")[SINGLE]["b"] == 2
+    assert stored(page, "qbank:v1:review")[SINGLE]["due"] - today(page) == 2
     aside = page.evaluate(
         "Object.keys(localStorage).filter(k => k.startsWith('qbank:v1:review:damaged:'))"
     )

@@ -282,7 +282,7 @@ def test_search_box_loads_when_reached_for_and_finds_the_part(
     tab.goto(part(1))
     tab.wait_for_load_state("load")
     tab.wait_for_timeout(300)
-    assert tab.evaluate("typeof window.qbankSearch") == "undefined"
+    assert tab.evaluate("typeof document.querySelector('.qb-search').qbSearch") == "undefined"
     assert not [u for u in tab.requests if u.endswith("/assets/search.js")]
     if how == "click":
         tab.locator(".qb-search__open").click()

@@ -15,6 +15,7 @@ import json
 import re
 import zlib
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,22 @@ PREVIEW = ".qb-transfer__preview"
 RELEASE: dict[str, str] = json.loads(
     (Path(__file__).resolve().parents[1] / "fixtures" / "release_storage.json").read_text("utf-8")
 )["localStorage"]
-# A review schedule as assets/review.js keeps it (an object map of records with ts).
-SCHEDULE = {SINGLE: {"t": "ml-engineer/throughput", "b": 2, "r": 1, "n": 1, "ts": 1796087879000}}
+# A review schedule as assets/review.js keeps it (an object map of records with ts): FSRS
+# memory states (schema 2), and schema 1's Leitner box.
+SCHEDULE = {
+    SINGLE: {
+        "t": "ml-engineer/throughput",
+        "r": 1,
+        "n": 1,
+        "ts": 1796087879000,
+        "S": 2.3065,
+        "D": 2.11810397,
+        "due": 20790,
+        "l": 0,
+    }
+}
+LEITNER = {SINGLE: {"t": "ml-engineer/throughput", "b": 2, "r": 1, "n": 1, "ts": 1796087879000}}
+NOW = '{"schema":2}'  # storage of this release
 
 
 def stored(value: Any) -> str:
@@ -110,7 +125,7 @@ def file_of(state: dict[str, Any], **head: Any) -> bytes:
     file = {
         "format": "qbank-study-state",
         "version": 1,
-        "schema": 1,
+        "schema": 2,
         "exported": "2026-12-01T00:00:00.000Z",
         "data": state,
     }
@@ -120,15 +135,15 @@ def file_of(state: dict[str, Any], **head: Any) -> bytes:
 
 def test_export_clear_import_restores_everything_byte_for_byte(tab: Any) -> None:
     aside = PROGRESS + ":damaged:1796000000000"
-    seed(tab, {**RELEASE, REVIEW: stored(SCHEDULE), aside: "{oops", SAVED + ":unreadable": "x"})
+    seed(tab, {**RELEASE, REVIEW: stored(LEITNER), aside: "{oops", SAVED + ":unreadable": "x"})
     tab.goto(PAGE)
     before = storage(tab)
-    assert json.loads(before[META]) == {"schema": 1}
+    assert json.loads(before[META]) == {"schema": 2}
     exported = download(tab)
     expect(tab.locator(STATUS)).to_contain_text("Saved as qbank-study-")
     file = json.loads(exported)
     assert file["format"] == "qbank-study-state"
-    assert (file["version"], file["schema"]) == (1, 1)
+    assert (file["version"], file["schema"]) == (1, 2)
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", file["exported"])
     # every kind, never a set-aside copy, never the schema key
     assert sorted(file["data"]) == ["practice", "progress", "review", "saved"]
@@ -142,13 +157,13 @@ def test_export_clear_import_restores_everything_byte_for_byte(tab: Any) -> None
     assert counts(tab) == {
         "practice": [1, 0, 0, 0],
         "progress": [3, 0, 0, 0],
-        "review": [1, 0, 0, 0],
+        "review": [3, 0, 0, 0],  # the answers' FSRS records (schema 2)
         "saved": [2, 0, 0, 0],
     }
     assert tab.locator(f"{PREVIEW} tr[data-kind=saved] th").inner_text() == "Bookmarks and notes"
     assert storage(tab) == {META: before[META]}, "nothing is stored before the confirmation"
     tab.locator(".qb-transfer__apply").click()
-    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 7.")
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 9.")
     expect(tab.locator(PREVIEW)).to_be_hidden()
     kept = {k: v for k, v in before.items() if k.count(":") == 2}  # no set-aside copy
     assert storage(tab) == kept
@@ -184,6 +199,7 @@ def test_import_merges_per_record_newest_wins_and_says_what_changes(tab: Any) ->
     seed(
         tab,
         {
+            META: NOW,
             PROGRESS: stored(here),
             "qbank:v1:practice": stored(history_here),
             SAVED: stored(saved_here),
@@ -258,10 +274,11 @@ def test_the_download_of_the_storage_notice_can_be_imported(tab: Any) -> None:
     }
     tab.goto(PAGE)
     choose(tab, json.dumps(rescue).encode())
-    assert counts(tab) == {"progress": [1, 0, 0, 0]}
+    # a schema-1 file: its answer gets its FSRS review record
+    assert counts(tab) == {"progress": [1, 0, 0, 0], "review": [1, 0, 0, 0]}
     tab.locator(".qb-transfer__apply").click()
-    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 1.")
-    assert set(storage(tab)) == {META, PROGRESS}
+    expect(tab.locator(STATUS)).to_have_text("Imported. Records added or updated: 2.")
+    assert set(storage(tab)) == {META, PROGRESS, REVIEW}
     assert json.loads(storage(tab)[PROGRESS]) == {SINGLE: answer}
 
 
@@ -364,7 +381,7 @@ REFUSED = [
     ("truncated", GOOD[: len(GOOD) // 2], "is incomplete"),
     ("foreign", b'{"name": "left-pad", "version": "1.3.0"}', 'its "format" should be'),
     ("newer version", file_of({}, version=2), "comes from a newer release"),
-    ("newer schema", file_of({}, schema=7), "storage schema 7; this site reads up to schema 1"),
+    ("newer schema", file_of({}, schema=7), "storage schema 7; this site reads up to schema 2"),
     ("no data", file_of({}, data=[1, 2]), 'lacks "version", "schema" or "data"'),
     (
         "damaged record",
@@ -384,7 +401,7 @@ REFUSED = [
 def test_a_bad_file_says_what_is_wrong_and_changes_nothing(
     tab: Any, what: str, data: bytes, message: str
 ) -> None:
-    seed(tab, {**RELEASE, REVIEW: stored(SCHEDULE)})
+    seed(tab, {**RELEASE, REVIEW: stored(LEITNER)})
     tab.goto(PAGE)
     before = storage(tab)
     choose(tab, data)
@@ -457,17 +474,19 @@ def test_data_of_the_release_before_versioning_migrates_without_loss(tab: Any) -
     assert storage(tab) == RELEASE
     tab.goto(TOPIC)
     after = storage(tab)
-    assert json.loads(after.pop(META)) == {"schema": 1}
+    assert json.loads(after.pop(META)) == {"schema": 2}
+    review = json.loads(after.pop(REVIEW))  # schema 2: the answers' FSRS records
     assert after == RELEASE  # byte for byte
+    assert sorted(review) == sorted(json.loads(RELEASE[PROGRESS]))
     expect(tab.locator(f"#q-{SINGLE} .qb-status")).to_have_attribute("data-state", "right")
     expect(tab.locator(".qb-page-progress .qb-bar")).to_have_attribute("aria-valuenow", "3")
     expect(tab.locator(f"#q-{SINGLE} .qb-star")).to_have_attribute("aria-pressed", "true")
     tab.goto("en/ml-engineer/practice/")
     expect(tab.locator(".qb-history li")).to_have_count(1)
     # the step runs once: a second start finds the schema and writes nothing
-    tab.evaluate(f"localStorage.setItem('{META}', '{{\"schema\":1,\"seen\":true}}')")
+    tab.evaluate(f"localStorage.setItem('{META}', '{{\"schema\":2,\"seen\":true}}')")
     tab.goto(TOPIC)
-    assert storage(tab)[META] == '{"schema":1,"seen":true}'
+    assert storage(tab)[META] == '{"schema":2,"seen":true}'
     assert tab.errors == []
 
 
@@ -517,3 +536,52 @@ def test_axe_progress_page_with_a_preview_and_a_refusal(tab: Any, scheme: str) -
     choose(tab, b"{")
     expect(tab.locator(STATUS)).to_have_attribute("data-kind", "error")
     assert _serious(tab) == []
+
+
+LEITNER_RELEASE: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "leitner_storage.json").read_text("utf-8")
+)
+
+
+def test_leitner_storage_of_the_release_keeps_every_due_question_due(
+    browser: Any, server: str
+) -> None:
+    """leitner_storage.json: what the release with Leitner boxes (schema 1) stored after a
+    reader answered on a topic page and ran two review sessions, and the home page's "N due
+    today" it showed on each of the 40 days after (tests/fixtures/record_leitner_storage.py).
+    Migrated to FSRS records, the same questions are due on the same days."""
+    context = browser.new_context(base_url=server, timezone_id="UTC")
+    try:
+        tab = watch(context.new_page())
+        start = datetime.fromisoformat(LEITNER_RELEASE["start"])
+        tab.clock.install(time=start)
+        seed(tab, LEITNER_RELEASE["localStorage"])
+        for day, line in LEITNER_RELEASE["due"].items():
+            tab.clock.set_system_time(start + timedelta(days=int(day)))
+            tab.goto("en/")
+            expect(tab.locator(".qb-due .qb-due__count")).to_have_text(line)
+        after = storage(tab)
+        assert json.loads(after[META]) == {"schema": 2}
+        old = json.loads(LEITNER_RELEASE["localStorage"][REVIEW])
+        review = json.loads(after[REVIEW])
+        assert sorted(review) == sorted(old)
+        for qid, record in review.items():
+            assert "b" not in record
+            assert record["n"] == old[qid]["n"]
+            assert record["S"] in (1, 2, 4, 8, 16, 32)
+        assert after[PROGRESS] == LEITNER_RELEASE["localStorage"][PROGRESS]  # untouched
+        assert tab.errors == []
+    finally:
+        context.close()
+
+
+def test_a_file_of_the_leitner_release_imports_as_fsrs_records(tab: Any) -> None:
+    seed(tab, {META: NOW})
+    tab.goto(PAGE)
+    choose(tab, file_of({"review": LEITNER}, schema=1))
+    expect(tab.locator(PREVIEW)).to_be_visible()
+    tab.locator(".qb-transfer__apply").click()
+    expect(tab.locator(STATUS)).to_contain_text("Imported.")
+    record = json.loads(storage(tab)[REVIEW])[SINGLE]
+    assert (record["S"], record["r"], record["n"]) == (2, 1, 1)
+    assert "b" not in record

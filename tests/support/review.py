@@ -26,6 +26,13 @@ def pick(page: Any, qid: str, key: str) -> None:
     expect(page.locator(f"#q-{qid}")).to_have_class(re.compile(r"\bqb-answered-"))
 
 
+def today(page: Any) -> int:
+    """The page's local day number (lib/schedule.js's ``day``)."""
+    return int(
+        page.evaluate("Math.floor((Date.now() - new Date().getTimezoneOffset() * 60000) / 864e5)")
+    )
+
+
 def due_line(page: Any) -> Any:
     return page.locator(".qb-due .qb-due__line")
 

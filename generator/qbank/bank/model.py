@@ -109,6 +109,7 @@ class Question(_Frozen):
     explanation: LocalizedText | None = None
     assesses: LocalizedText | None = None
     model_answer: LocalizedText | None = None
+    hint: LocalizedText | None = None
     source: str | None = None
     translated_from: dict[LocaleCode, str] | None = None
 
@@ -123,7 +124,7 @@ class Question(_Frozen):
         return self.answer is not None and len(self.answer) > 1
 
 
-TEXT_FIELDS = ("prompt", "explanation", "assesses", "model_answer")
+TEXT_FIELDS = ("prompt", "explanation", "assesses", "model_answer", "hint")
 DIFFICULTY_SENIORITY = {1: "junior", 2: "mid", 3: "senior"}
 
 # The expected form of each key, used as the hint of a problem about it.
@@ -138,6 +139,7 @@ HINTS: dict[str, str] = {
     "explanation": "Markdown text, or a mapping {locale: Markdown}",
     "assesses": "Markdown text, or a mapping {locale: Markdown}",
     "model_answer": "Markdown text, or a mapping {locale: Markdown}",
+    "hint": "Markdown text, or a mapping {locale: Markdown}: a nudge shown on request",
     "source": "a string: an attribution or a URL",
     "translated_from": (
         "a mapping {locale: short hash} written by `qbank translations mark-current`"

@@ -3,14 +3,23 @@ shared between this process and one forked helper (the machine's second core).
 
 Where forking is not possible, or the bank is small, everything runs in this process; the
 results are the same either way (``tests/test_validate_many.py``).
+
+No fork from a process that runs other threads (``fork_is_safe``): the child would get a copy
+of every lock those threads hold at that moment, held forever in it. ``mkdocs serve`` runs
+watcher, server and background threads from its first rebuild on, so its rebuilds check
+files in its own process (its first build, before any of them starts, still forks); a
+forked child ends through ``end_child``, which prints its traceback when it failed.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from qbank.bank.listing import QuestionFile
 from qbank.bank.progress import Report, no_progress
@@ -147,11 +156,36 @@ def map_largest_apart(
     return {key: results[key] for key in work}
 
 
+def fork_is_safe() -> bool:
+    """Whether this process may fork: the system can, and no other thread runs here."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def end_child(work: Callable[[], None]) -> NoReturn:
+    """In a forked child: run ``work``, then end the child (never returning into the code
+    that forked it) with status 0, or 1 after printing its traceback to stderr."""
+    status = 1
+    try:
+        work()
+        status = 0
+    except BaseException:  # reported by the exit status, and the traceback for a person
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(status)
+
+
 def _can_fork() -> bool:
     import multiprocessing
 
     cores = os.cpu_count() or 1
-    return cores >= 2 and "fork" in multiprocessing.get_all_start_methods() and spare_core(cores)
+    return (
+        cores >= 2
+        and "fork" in multiprocessing.get_all_start_methods()
+        and fork_is_safe()
+        and spare_core(cores)
+    )
 
 
 def spare_core(cores: int) -> bool:

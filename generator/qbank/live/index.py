@@ -36,13 +36,6 @@ from qbank.site import output as publish
 log = logging.getLogger(__name__)
 
 
-def _replace_file(path: Path, data: bytes) -> None:
-    """Write a file in one step for its readers: a temporary name beside it, then a rename."""
-    temporary = path.with_name(f".{path.name}.new")
-    temporary.write_bytes(data)
-    temporary.replace(path)
-
-
 @dataclass
 class _Served:
     """A locale's index as served: the documents it was made from, and its state."""
@@ -76,6 +69,14 @@ class LiveIndex:
     - A write that fails drops the locale's state: the next update rebuilds it from scratch.
 
     ``wait`` returns once the worker is idle (for tests and tools).
+
+    Who writes what (two threads share this object): ``served[locale]`` is written by the
+    thread that owns the locale: the worker while the locale is in ``pending`` or is
+    ``running``, else the one thread that calls ``first`` and ``rebuilt`` (the rebuilding
+    thread: MkDocs' main thread, the watch loop); ``rebuilt`` checks which under ``lock``, and
+    only that caller queues work, so a locale it found free stays its own until it queues
+    it. ``pending``, ``running``, ``adopting`` and ``worker`` are read and written under
+    ``lock`` only.
     """
 
     def __init__(self, site_dir: Path) -> None:
@@ -205,7 +206,7 @@ class LiveIndex:
                 if data is None:
                     (folder / path).unlink(missing_ok=True)
                 else:
-                    _replace_file(folder / path, data)
+                    publish.replace_file(folder / path, data)
         except OSError as error:
             del self.served[locale]
             log.warning("qbank: search index of %s: %s; rebuilding it", locale, error)

@@ -19,19 +19,13 @@ from qbank.plugin import internals
 from qbank.site.offline import PAGE_SCRIPT
 from qbank.site.parts import DEFAULT_PAGE_SIZE, question_url
 from qbank.site.render import RenderedSite, RenderOptions
-from qbank.site.strings import strings_for
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import (
-    ASSETS,
-    DEFAULT_PALETTE,
-    REQUIRED_EXTENSIONS,
     branch_of,
-    default_features,
     escaped_nav,
     link_options,
     material_language,
-    preloads,
-    search_settings,
+    site_settings,
 )
 
 TopicUrl = Callable[[str, Entry], str]
@@ -115,49 +109,44 @@ def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
 
 def configure_site(config: MkDocsConfig, shared: Shared, *, offline: bool) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
-    extensions and assets of ``shared.locale``'s build (with ``offline``, the page script
-    of the service worker: ``qbank.site.offline``)."""
+    extensions and assets of ``shared.locale``'s build (``site_settings``, as the tree sets
+    them; with ``offline``, the page script of the service worker: ``qbank.site.offline``)."""
     bank, locale = shared.bank, shared.locale
+    settings = site_settings(bank, locale, config.theme.dirs)
     # Material writes nav titles and the site name into HTML unescaped: escape them.
     config.nav = escaped_nav(shared.site.nav[locale])
     config.site_name = html.escape(shared.site.titles[locale])
     config.theme["language"] = material_language(locale)
-    config.extra["qbank_locale"] = locale
-    config.extra["qbank_strings"] = strings_for(locale)["widget"]  # (partials/header.html)
-    config.extra["qbank_preload"] = preloads(config.theme.dirs)  # (partials/javascripts/base)
-    # qbank's own index (qbank.search, written after the build) replaces Material's search.
-    config.extra["qbank_search"] = search_settings(bank)
+    config.extra.update(settings.extra)
     internals.switch_off_material_search(config)
     internals.allow_tags(config, sorted({t for e in bank.entries for t in e.question.tags}))
-    # Material fetches <link>/sitemap.xml per alternate (qbank writes them) and sends any
-    # click on a link under "<link>/" to that locale's home: naming the locale's
-    # index.html (no link lies under it) keeps the switcher on the same page.
-    config.extra["alternate"] = [
-        {"name": strings_for(loc)["language_name"], "link": f"{loc}/index.html", "lang": loc}
-        for loc in bank.catalog.locales
-    ]
     overrides = str(TEMPLATES / "overrides")
     if overrides not in config.theme.dirs:
         config.theme.dirs.insert(0, overrides)
     # No Google Fonts: the site makes no third-party request.
     config.theme["font"] = False
     if not config.theme.get("palette"):
-        config.theme["palette"] = DEFAULT_PALETTE
+        config.theme["palette"] = settings.palette
     if not config.theme.get("features"):
-        config.theme["features"] = default_features(bank)
-    for extension in REQUIRED_EXTENSIONS:
+        config.theme["features"] = settings.features
+    for extension in settings.extensions:
         if extension not in config.markdown_extensions:
             config.markdown_extensions.append(extension)
     config.mdx_configs.setdefault("toc", {}).setdefault("permalink", True)
-    for asset in ASSETS:
-        target = config.extra_css if asset.endswith(".css") else config.extra_javascript
-        if asset not in [str(item) for item in target]:
-            target.append(asset)
+    for asset in settings.stylesheets:
+        if asset not in [str(item) for item in config.extra_css]:
+            config.extra_css.append(asset)
+    # The scripts are modules: a plain <script> of one (a site's own listing) would not run.
+    for script in settings.scripts:
+        config.extra_javascript[:] = [s for s in config.extra_javascript if str(s) != script]
+        module = c.ExtraScriptValue(script)
+        module.type = "module"
+        config.extra_javascript.append(module)
     present = [str(item) for item in config.extra_javascript]
     if offline and PAGE_SCRIPT not in present:
-        script = c.ExtraScriptValue(PAGE_SCRIPT)
-        script.type = "module"  # (offline.js is an ES module)
-        config.extra_javascript.append(script)
+        page_script = c.ExtraScriptValue(PAGE_SCRIPT)
+        page_script.type = "module"  # (offline.js is an ES module)
+        config.extra_javascript.append(page_script)
     elif not offline and PAGE_SCRIPT in present:
         config.extra_javascript[:] = [
             item for item in config.extra_javascript if str(item) != PAGE_SCRIPT

@@ -4,22 +4,16 @@ one at a time and each under a temporary name first (a reader never sees half a 
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from qbank.site.output import rename, replace_file
 from qbank.site.render import RenderedSite
 
 
 class Superseded(Exception):
     """A newer build made a background write pointless."""
-
-
-def replace(temporary: Path, target: Path) -> bool:
-    """Put ``temporary`` in place of ``target`` (one rename)."""
-    temporary.replace(target)
-    return True
 
 
 def digest(chunks: Iterable[bytes]) -> bytes:
@@ -30,11 +24,24 @@ def digest(chunks: Iterable[bytes]) -> bytes:
     return found.digest()
 
 
+def _hashing(chunks: Iterable[bytes], found: Any) -> Iterable[bytes]:
+    """``chunks``, each one added to the digest ``found`` on its way (None: no digest)."""
+    if found is None:
+        return chunks
+    return _hashed(chunks, found)
+
+
+def _hashed(chunks: Iterable[bytes], found: Any) -> Iterator[bytes]:
+    for chunk in chunks:
+        found.update(chunk)
+        yield chunk
+
+
 def write_deferred(
     site: RenderedSite,
     locale: str,
     site_dir: Path,
-    swap: Callable[[Path, Path], bool] = replace,
+    swap: Callable[[Path, Path], bool] = rename,
     known: dict[str, bytes] | None = None,
     written: dict[str, bytes] | None = None,
     pace: Callable[[Iterable[bytes]], Iterable[bytes]] = lambda chunks: chunks,
@@ -61,21 +68,10 @@ def write_deferred(
                 continue
             if not isinstance(chunks, tuple):
                 chunks = dict(produce(fields=(), api=True))[path]
+        found = hashlib.blake2b(digest_size=16) if written is not None else None
         target = site_dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.{threading.get_ident()}.part")
-        found = hashlib.blake2b(digest_size=16) if written is not None else None
-        try:
-            with temporary.open("wb") as stream:
-                for chunk in pace(chunks):
-                    stream.write(chunk)
-                    if found is not None:
-                        found.update(chunk)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-        if not swap(temporary, target):
-            temporary.unlink()
+        if not replace_file(target, _hashing(pace(chunks), found), swap):
             return
         if written is not None and found is not None:
             written[path] = found.digest()

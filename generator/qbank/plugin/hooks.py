@@ -8,11 +8,13 @@ under ``mkdocs serve`` a ``ServeSession`` (``serve.py``) keeps what the next reb
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import html
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +54,7 @@ from qbank.plugin.pages import add_pages, insert_questions
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
 from qbank.plugin.staging import StagedSite
-from qbank.plugin.watch import watch_bank
+from qbank.plugin.watch import EventHold, watch_bank
 from qbank.site.minify import compact_page
 from qbank.site.offline import write_site_offline, write_worker
 from qbank.site.render import RenderedSite, RenderOptions
@@ -261,34 +263,36 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         serve = self.serve
         forked = set(self.locales.running)  # locales whose data files their process wrote
         early = serve is not None and bool(forked)  # (only a first build forks)
-        try:
-            if early and serve is not None:  # serve's first build: this locale's files and
-                # index while the child works; the others' indexes are written as under
-                # build (by whichever process is free first) and taken over in the
-                # background once this build is done (background work held meanwhile: it
-                # would share this process's one running thread with the index it writes)
-                serve.data_files(site_dir, shared, written_by_locales=forked)
-                background.pause()
-                serve.search(bank, self.topic_url, site_dir, indexed=forked)
-            extra = (
-                self.locales.index_here(bank, scratch, self.topic_url)
-                if serve is None or early
-                else {}
-            )
-            failed = self.locales.collect(
-                site_dir,
-                bank.catalog.locales[1:],
-                extra,
-                lambda locale, folder: self._build_locale(shared, locale, config, folder),
-                serve.unchanged_locale if serve else lambda locale: False,
-            )
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-            if early:
-                background.resume()
+        # (serve's first build: background work held while it indexes, as it would share
+        # this process's one running thread with the index it writes)
+        with background.hold() if early else contextlib.nullcontext():
+            try:
+                if early and serve is not None:  # serve's first build: this locale's files
+                    # and index while the child works; the others' indexes are written as
+                    # under build (by whichever process is free first) and taken over in
+                    # the background once this build is done
+                    serve.data_files(site_dir, shared, written_by_locales=forked)
+                    serve.search(bank, self.topic_url, site_dir, indexed=forked)
+                extra = (
+                    self.locales.index_here(bank, scratch, self.topic_url)
+                    if serve is None or early
+                    else {}
+                )
+                failed = self.locales.collect(
+                    site_dir,
+                    bank.catalog.locales[1:],
+                    extra,
+                    lambda locale, folder: self._build_locale(shared, locale, config, folder),
+                    serve.unchanged_locale if serve else lambda locale: False,
+                )
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
         if failed:
             self.locales.stop()
-            raise PluginError(f"qbank: the build of locale(s) {', '.join(failed)} failed")
+            raise PluginError(
+                f"qbank: the build of locale(s) {', '.join(failed)} failed in the locale"
+                " process (its traceback is above)"
+            )
         if serve is not None and not early:  # (after the locale trees are in place)
             serve.data_files(site_dir, shared, written_by_locales=forked)
         write_locale_sitemaps(
@@ -352,7 +356,20 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         through file events where possible, ``watch.py``); while the bank has errors, every
         served page shows them (``banner.py``)."""
         assert self.repository is not None
-        if not watch_bank(server, self.repository.content_root):
+        events = EventHold()
+
+        def around(build: Callable[[], None]) -> None:  # every rebuild, however it ends
+            answered = events.answered()
+            try:
+                build()
+            finally:
+                if answered is not None:
+                    answered.release()
+                if self.serve is not None:  # (on_config raised after the rebuild began)
+                    self.serve.abandon()
+
+        holding = internals.around_builds(server, around)
+        if not watch_bank(server, self.repository.content_root, events if holding else None):
             server.watch(str(self.repository.content_root))
         server.watch(str(TEMPLATES))
         show_problems(server, lambda: self.serve.problems if self.serve else ())

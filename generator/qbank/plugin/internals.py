@@ -131,6 +131,22 @@ def rebuild_trigger(server: LiveReloadServer) -> Callable[[], None] | None:
     return trigger
 
 
+# -- around each of serve's builds --------------------------------------------------------------
+# The build loop calls ``server.builder()`` for every rebuild, in a ``try`` that logs what it
+# raises (a broken mkdocs.yml fails there, before any plugin event runs).
+# https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs/livereload/__init__.py#L209-L219
+
+
+def around_builds(server: LiveReloadServer, around: Callable[[Callable[[], None]], None]) -> bool:
+    """Run every later rebuild of ``server`` as ``around(build)`` (``around`` calls ``build``
+    once); False when the server has no such builder (another MkDocs version)."""
+    build = getattr(server, "builder", None)
+    if not callable(build):
+        return False
+    server.builder = lambda: around(build)
+    return True
+
+
 # -- the theme's static file listing -------------------------------------------------------------
 # Each build lists the theme's static files through ``env.list_templates(filter_func=filter)``
 # with a closure defined in ``Files.add_files_from_theme`` (recognised by its qualified name),

@@ -18,20 +18,21 @@ from mkdocs.exceptions import PluginError
 
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Bank
+from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.bank.problems import ContentError
 
 
 def load_compact(content_root: Path) -> Bank:
-    """``load_bank(content_root)``, in a child process where the system can fork."""
-    if not hasattr(os, "fork"):
+    """``load_bank(content_root)``, in a child process where this process may fork."""
+    if not fork_is_safe():
         return load_bank(content_root)
     read, write = os.pipe()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     pid = os.fork()
     if pid == 0:  # the child: load, send the bank or its problems, never return
-        status = 1
-        try:
+
+        def load() -> None:
             os.close(read)
             try:
                 result: tuple[str, Any] = ("bank", load_bank(content_root))
@@ -39,15 +40,17 @@ def load_compact(content_root: Path) -> Bank:
                 result = ("problems", error.problems)
             with os.fdopen(write, "wb") as out:
                 pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
-            status = 0
-        finally:
-            os._exit(status)
+
+        end_child(load)
     os.close(write)
     with os.fdopen(read, "rb") as incoming:
         data = incoming.read()
     _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0 or not data:
-        raise PluginError("qbank: loading the bank failed (see the messages above)")
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # (no traceback: the system ended it, e.g. out of memory)
+        raise PluginError(f"qbank: the process loading the bank was killed by signal {-code}")
+    if code != 0 or not data:
+        raise PluginError("qbank: loading the bank failed in its process (its traceback is above)")
     kind, value = pickle.loads(data)
     del data
     if kind == "problems":

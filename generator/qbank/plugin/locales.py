@@ -32,10 +32,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
 from qbank.bank.loaded import Bank
+from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
-from qbank.plugin.report import log, phase
+from qbank.plugin.report import phase
 from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, iter_docs, write_index
 from qbank.site.memory import releasing
 from qbank.site.render import RenderedSite, RenderOptions, render_site
@@ -173,8 +174,8 @@ class LocaleBuilds:
         locales = bank.catalog.locales
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
-        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-            return
+        if not fork_is_safe() or (os.cpu_count() or 1) < 2:
+            return  # (every locale is then built here, one after the other: ``collect``)
         folders = {
             locale: Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
             for locale in locales[1:]
@@ -193,20 +194,15 @@ class LocaleBuilds:
         gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
         pid = os.fork()
         if pid == 0:  # the child: build, report by exit status, never return into MkDocs
-            status = 1
-            try:
+
+            def build_all() -> None:
                 for locale, folder in folders.items():
                     build(locale, folder)
                 for locale in claims.order if claims else ():
                     if index is not None and claims is not None and claims.claim(locale):
                         index(locale, folders[locale])
-                status = 0
-            except BaseException as error:  # reported through the exit status
-                log.error("qbank: the build of another locale failed: %s", error)
-            finally:
-                for stream in (sys.stdout, sys.stderr):
-                    stream.flush()
-                os._exit(status)
+
+            end_child(build_all)
         gc.unfreeze()
         self.claims = claims
         self.running = {locale: (pid, folder) for locale, folder in folders.items()}

@@ -1,11 +1,13 @@
 """``mkdocs serve``: one process builds again and again, and a rebuild writes only what changed.
 
-``ServeSession`` is what the plugin keeps across serve's rebuilds (MkDocs reuses the plugin
-instance): the file cache of checked questions, the rendered question bodies, what every
-served page was built from, the data files' digests, the live search index. Each build
-writes into a private staging folder; only a build that succeeded moves its files into the
-served folder (MkDocs' temporary ``site_dir``, never cleaned), so a bad edit keeps the last
-good site.
+Two lifetimes. ``ServeSession`` is what the plugin keeps across serve's rebuilds (MkDocs
+reuses the plugin instance): the site session shared with ``qbank build --watch``
+(``qbank.live.session``: checked questions, rendered bodies, search documents), what every
+served page was built from, the data files' digests, the live search index. A ``Rebuild`` is
+one build: made in ``on_config``, dropped when it is published or has failed; it holds
+background work while it lives. Each rebuild writes into a private staging folder; only one
+that succeeded moves its files into the served folder (MkDocs' temporary ``site_dir``, never
+cleaned), so a bad edit keeps the last good site.
 """
 
 from __future__ import annotations
@@ -29,23 +31,18 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files, InclusionLevel
 
-from qbank.bank.load import load_bank
-from qbank.bank.loaded import Bank, Entry
+from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem
 from qbank.live import background
 from qbank.live.index import index_site_after_build
-from qbank.live.reload import BankCache
+from qbank.live.session import SiteSession
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
-from qbank.plugin.datafiles import Superseded, replace, write_deferred
+from qbank.plugin.datafiles import Superseded, write_deferred
 from qbank.plugin.logfilters import filter_skipped_pages
 from qbank.plugin.report import log, phase
-from qbank.search import (
-    INDEX_DIR,
-    SearchDoc,
-    SearchIndexError,
-    question_doc,
-)
+from qbank.search import INDEX_DIR, SearchIndexError
+from qbank.site.output import rename
 from qbank.site.parts import is_part_page
 from qbank.site.render import (
     PLACEHOLDER_NUMBER,
@@ -53,10 +50,8 @@ from qbank.site.render import (
     RenderedSite,
     RenderOptions,
     Slot,
-    render_site,
-    update_site,
 )
-from qbank.site.templates import TEMPLATES
+from qbank.site.templates import TEMPLATES, folder_stamp
 
 API_DELAY = 2.0  # seconds without a rebuild before serve rewrites the bank.json files
 RELOAD_TIME = 1.0  # seconds after a serve rebuild for browsers to reload before background work
@@ -69,19 +64,6 @@ def _front_matter(markdown: str) -> str:
         return ""
     end = markdown.find("\n---", 3)
     return markdown[: end if end >= 0 else 0]
-
-
-def tree_stat(folder: Path) -> list[tuple[str, int, int]]:
-    """Path, modification time and size of every file under ``folder``."""
-    if not folder.is_dir():
-        return []
-    found = []
-    for path in sorted(folder.rglob("*")):
-        with contextlib.suppress(OSError):
-            stat = path.stat()
-            if path.is_file():
-                found.append((path.as_posix(), stat.st_mtime_ns, stat.st_size))
-    return found
 
 
 def _same_slot(old: Slot, new: Slot) -> bool:
@@ -141,8 +123,8 @@ def _whole_signature(config: MkDocsConfig, shared: Shared, options: RenderOption
         options,
         json.dumps(config.extra, sort_keys=True, default=str),
         config_file.read_bytes() if config_file and config_file.is_file() else b"",
-        tree_stat(TEMPLATES),
-        tree_stat(Path(config.docs_dir)),
+        folder_stamp(TEMPLATES),
+        folder_stamp(Path(config.docs_dir)),
     )
 
 
@@ -186,7 +168,7 @@ class ThemeListing:
             key = (
                 tuple(theme.dirs),
                 tuple(sorted(theme.static_templates)),
-                tuple(tuple(tree_stat(Path(d))) for d in theme.dirs if "site-packages" not in d),
+                tuple(tuple(folder_stamp(Path(d))) for d in theme.dirs if "site-packages" not in d),
             )
             if key != self.key:
                 self.names, self.key = compute(), key
@@ -196,56 +178,81 @@ class ThemeListing:
 
 
 @dataclass
-class ServeSession:
-    """What ``mkdocs serve`` keeps across rebuilds so that a rebuild writes only what changed."""
+class Rebuild:
+    """One serve rebuild: made when it starts (``ServeSession.begin``), dropped when it is
+    published or has failed. Background work is held (``hold``) for as long as it lives."""
 
-    served: Path | None = None  # the folder the LiveReloadServer serves
-    staging: Path | None = None  # this build's output, moved into ``served`` at its end
-    whole: Any = None  # the global signature of the last published build
-    shared: Shared | None = None  # the bank and pages of the last published build
-    # Per locale, the bank's entries and each one's search document (None when the question
-    # is not in that locale) at the last rebuild (``_search_docs``).
-    docs: dict[str, tuple[tuple[Entry, ...], list[SearchDoc | None]]] = field(default_factory=dict)
-    built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
-    published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
-    rendered_with: RenderOptions | None = None  # the options of the published render
-    # This build: rebuild everything?, the signatures it saw, the generated files that
-    # changed, the files it skipped, the fields whose data files changed (None: all).
+    started: float  # when it began (``time.monotonic``)
+    hold: background.Hold
+    staging: Path | None = None  # its output, moved into the served folder at its end
+    # Rebuild everything?, the signatures it saw, the generated files that changed, the
+    # files it skipped, the fields whose data files changed (None: all), its data files.
     full: bool = True
-    next_whole: Any = None
-    next_built: dict[str, Any] = field(default_factory=dict)
+    whole: Any = None
+    built: dict[str, Any] = field(default_factory=dict)
     changed: set[str] = field(default_factory=set)
     skipped: set[str] = field(default_factory=set)
     fields: frozenset[str] | None = None
+    locales: frozenset[str] | None = None  # whose data files may have changed (None: all)
+    data: dict[str, bytes] = field(default_factory=dict)
+    api_writer: threading.Thread | None = None  # the background write it starts when published
+
+    def drop(self, after: float = 0.0) -> None:
+        """Its end: the staging folder goes, background work goes on (``after`` seconds)."""
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
+        self.api_writer = None
+        self.hold.release(after)
+
+
+@dataclass
+class ServeSession:
+    """What ``mkdocs serve`` keeps across rebuilds so that a rebuild writes only what changed:
+    the site session both adapters share (``qbank.live.session``: the bank, the pages, the
+    search documents), what the served folder holds, and the rebuild running now (a
+    ``Rebuild``). Every field is written by MkDocs' main thread but ``data_digests`` (the
+    background ``bank.json`` writer too, under ``api_lock``)."""
+
+    site: SiteSession = field(default_factory=SiteSession)
+    rebuild: Rebuild | None = None  # the rebuild running now
+    served: Path | None = None  # the folder the LiveReloadServer serves
+    whole: Any = None  # the global signature of the last published build
+    shared: Shared | None = None  # the bank and pages of the last published build
+    built: dict[str, Any] = field(default_factory=dict)  # source path → what it was built from
+    published: set[str] = field(default_factory=set)  # files the builds moved into ``served``
     api_generation: int = 0  # the latest background write of the JSON API files
     api_lock: threading.Lock = field(default_factory=threading.Lock)
     data_digests: dict[str, bytes] = field(default_factory=dict)  # served data files' bytes
-    next_data: dict[str, bytes] = field(default_factory=dict)  # this build's data files
-    api_writer: threading.Thread | None = None  # the background write this build starts
-    # Kept across rebuilds: checked question files, rendered question bodies (reused while
-    # their file is unchanged), compiled theme templates, the theme's static file listing.
-    checked: BankCache = field(default_factory=BankCache)
-    bodies: BodyCache = field(default_factory=BodyCache)
+    # Compiled theme templates and the theme's static file listing, kept across rebuilds.
     template_code: TemplateCode = field(default_factory=TemplateCode)
     theme_listing: ThemeListing = field(default_factory=ThemeListing)
-    started: float = 0.0  # when this rebuild began (``time.monotonic``)
     # The problems of the last load that failed, until a load succeeds (``banner.py``
     # shows them on the served pages).
     problems: tuple[Problem, ...] = ()
 
-    def __post_init__(self) -> None:
-        self.bodies.before_count = background.checkpoint  # background counting gives way
+    @property
+    def bodies(self) -> BodyCache:
+        """The rendered question bodies kept across rebuilds."""
+        return self.site.bodies
+
+    @property
+    def current(self) -> Rebuild:
+        """The rebuild running now."""
+        assert self.rebuild is not None, "no serve rebuild is running"
+        return self.rebuild
 
     # -- loading and rendering -----------------------------------------------------------------
 
     def begin(self) -> None:
         """A rebuild starts: background work waits (until it is published, or has failed)."""
-        self.started = time.monotonic()
-        background.pause()
+        self.abandon()  # one that never reached its end (its config's plugins failed)
+        self.site.begin()
+        self.rebuild = Rebuild(time.monotonic(), background.hold())
 
     def load(self, content_root: Path) -> Bank:
         """The bank, re-reading only the files that changed since the last rebuild."""
-        bank = load_bank(content_root, self.checked)
+        bank = self.site.load(content_root)
         self.problems = ()
         return bank
 
@@ -257,26 +264,20 @@ class ServeSession:
         if self.shared is None:
             return None
         log.error("qbank: %s; the last good pages stay served until it is fixed", error)
-        self.fields = frozenset()  # (no data file changed either)
+        self.current.fields = self.current.locales = frozenset()  # (no data file changed)
         return self.shared
 
     def render(self, bank: Bank, options: RenderOptions) -> RenderedSite:
         """Every locale's pages: after an edit only the pages that show changed questions are
-        rendered again (``update_site``), else all of them."""
+        rendered again (``SiteSession.render``), else all of them."""
         started = time.monotonic()
-        options = serve_options(options)
-        last = self.shared
-        update = None
-        if last is not None and self.rendered_with == options:
-            update = update_site(last.bank, last.site, bank, options, self.bodies)
-        if update is None:
-            self.fields = None
-            site = render_site(bank, options, self.bodies)
+        rendered = self.site.render(bank, serve_options(options))
+        self.current.fields, self.current.locales = rendered.fields, rendered.locales
+        if rendered.fields is None:
             phase(started, "pages of every locale rendered")
-            return site
-        self.fields = update.fields
-        phase(started, "pages of the changed questions rendered")
-        return update.site
+        else:
+            phase(started, "pages of the changed questions rendered")
+        return rendered.site
 
     def configure(self, config: MkDocsConfig) -> None:
         """Reuse the theme's static file listing across rebuilds; leave out the pages'
@@ -290,13 +291,15 @@ class ServeSession:
     def stage(self, config: MkDocsConfig) -> None:
         """Build into a private folder (MkDocs cleans ``site_dir`` first): ``publish`` moves
         what this build wrote into the served folder."""
+        rebuild = self.current
         if self.served is None:
             self.served = Path(config.site_dir).resolve()
-            filter_skipped_pages(lambda: self.skipped)
-        self.discard()
+            filter_skipped_pages(lambda: self.rebuild.skipped if self.rebuild else set())
+        if rebuild.staging is not None:
+            shutil.rmtree(rebuild.staging, ignore_errors=True)
         self.served.mkdir(parents=True, exist_ok=True)
-        self.staging = Path(tempfile.mkdtemp(prefix=".qbank-serve-", dir=self.served.parent))
-        internals.point_build_at(config, self.staging)
+        rebuild.staging = Path(tempfile.mkdtemp(prefix=".qbank-serve-", dir=self.served.parent))
+        internals.point_build_at(config, rebuild.staging)
 
     def skip_unchanged(
         self,
@@ -310,32 +313,35 @@ class ServeSession:
         """Leave out (``EXCLUDED``: not read, not rendered, still in the nav) every file built
         from exactly what the served one was built from. ``decide``: this is the default
         locale's build, which runs first and decides for all."""
-        site = shared.site
+        site, rebuild = shared.site, self.current
         if decide:
-            self.next_whole = _whole_signature(config, shared, options)
-            self.full = self.next_whole != self.whole
-            self.skipped = set()
-            self.next_built = {path: _page_signature(site, md) for path, md in site.pages.items()}
-            self.next_built.update(site.files)  # generated data, compared by bytes
-            self.changed = {
+            rebuild.whole = _whole_signature(config, shared, options)
+            rebuild.full = rebuild.whole != self.whole
+            rebuild.skipped = set()
+            rebuild.built = {path: _page_signature(site, md) for path, md in site.pages.items()}
+            rebuild.built.update(site.files)  # generated data, compared by bytes
+            rebuild.changed = {
                 path
-                for path, signature in self.next_built.items()
-                if self.full or not _same_signature(self.built.get(path, _MISSING), signature)
+                for path, signature in rebuild.built.items()
+                if rebuild.full or not _same_signature(self.built.get(path, _MISSING), signature)
             }
         for file in files:
             if file.inclusion.value <= InclusionLevel.DRAFT.value:  # another locale's page
                 continue
             path = file.src_uri
-            generated = path in self.next_built  # else a theme or docs file (global)
-            if self.full or (path in self.changed if generated else False):
+            generated = path in rebuild.built  # else a theme or docs file (global)
+            if rebuild.full or (path in rebuild.changed if generated else False):
                 continue
             file.inclusion = InclusionLevel.EXCLUDED
-            self.skipped.add(path)
+            rebuild.skipped.add(path)
 
     def unchanged_locale(self, locale: str) -> bool:
         """Whether this rebuild leaves every page of ``locale`` as it is served (its build is
         then skipped)."""
-        return not self.full and not any(path.startswith(f"{locale}/") for path in self.changed)
+        rebuild = self.current
+        return not rebuild.full and not any(
+            path.startswith(f"{locale}/") for path in rebuild.changed
+        )
 
     # -- data files and search -----------------------------------------------------------------
 
@@ -348,15 +354,16 @@ class ServeSession:
         served folder, once edits pause; after a full rebuild all of them, in this build,
         but those of ``written_by_locales`` (the first build's locale process wrote them;
         their digests stay unknown, so the next rebuild that changes them writes them)."""
-        site = shared.site
-        fields = None if self.full else self.fields
+        site, rebuild = shared.site, self.current
+        fields = None if rebuild.full else rebuild.fields
         with self.api_lock:
             self.api_generation += 1  # a background writer still running stops
             generation = self.api_generation
             if fields is None:
                 self.data_digests = {}
+        changed = shared.bank.catalog.locales if fields is None else rebuild.locales
         for locale in shared.bank.catalog.locales:
-            if locale in written_by_locales:
+            if locale in written_by_locales or (changed is not None and locale not in changed):
                 continue
             write_deferred(
                 site,
@@ -365,15 +372,16 @@ class ServeSession:
                 fields=fields,
                 api=fields is None,
                 known=self.data_digests,
-                written=self.next_data,
+                written=rebuild.data,
             )
         if fields is None or self.served is None:
             return
-        served, locales = self.served, shared.bank.catalog.locales
+        served = self.served
+        locales = [loc for loc in shared.bank.catalog.locales if changed is None or loc in changed]
 
         def swap(temporary: Path, target: Path) -> bool:
             with self.api_lock:  # a newer build's files are never replaced by older ones
-                return self.api_generation == generation and replace(temporary, target)
+                return self.api_generation == generation and rename(temporary, target)
 
         def paced(chunks: Iterable[bytes]) -> Iterator[bytes]:
             for chunk in background.paced(chunks):
@@ -404,45 +412,7 @@ class ServeSession:
                             self.data_digests.update(written)
 
         # Started once this build is published (``publish``): it would slow it down.
-        self.api_writer = threading.Thread(target=write_api, name="qbank-api", daemon=True)
-
-    def _search_docs(self, bank: Bank, locale: str, topic_url: TopicUrl) -> list[SearchDoc]:
-        """``bank_docs`` under ``mkdocs serve``: a question whose file did not change (the
-        loader hands back the very same ``Entry``) keeps its document from the last rebuild
-        (found at its place in the bank, else by the entry); a full rebuild (catalog,
-        config…) makes them all again."""
-        last = None if self.full else self.docs.get(locale)
-        old_entries, old_docs = last if last is not None else ((), [])
-        by_entry: dict[int, tuple[Entry, SearchDoc | None]] | None = None
-        aligned: list[SearchDoc | None] = []
-        in_place = len(old_entries) == len(bank.entries)  # an edit moved no question
-
-        def moved(doc: SearchDoc | None, entry: Entry) -> SearchDoc | None:
-            """A kept document whose question is now on another part of its topic (the
-            edit added or removed questions before it) gets its new URL."""
-            if doc is None:
-                return None
-            url = f"{topic_url(locale, entry)}#q-{entry.id}"
-            return doc if doc.url == url else dataclasses.replace(doc, url=url)
-
-        for n, entry in enumerate(bank.entries):
-            if in_place and old_entries[n] is entry:
-                aligned.append(moved(old_docs[n], entry))
-                continue
-            kept = None
-            if not (in_place and old_entries[n].file == entry.file):  # not edited in place
-                if by_entry is None:
-                    pairs = zip(old_entries, old_docs, strict=True)
-                    by_entry = {id(e): (e, d) for e, d in pairs}
-                kept = by_entry.get(id(entry))
-            if kept is not None and kept[0] is entry:
-                aligned.append(moved(kept[1], entry))
-            elif locale in entry.locales:
-                aligned.append(question_doc(bank, entry, locale, topic_url(locale, entry)))
-            else:
-                aligned.append(None)
-        self.docs[locale] = (bank.entries, aligned)
-        return [doc for doc in aligned if doc is not None]
+        rebuild.api_writer = threading.Thread(target=write_api, name="qbank-api", daemon=True)
 
     def search(
         self, bank: Bank, topic_url: TopicUrl, site_dir: Path, indexed: Collection[str] = ()
@@ -452,9 +422,7 @@ class ServeSession:
         first build's locale process writes their index from the same documents, which
         ``take_indexes`` then moves into the served folder) keep their state from a
         background pass instead."""
-        docs = {
-            locale: self._search_docs(bank, locale, topic_url) for locale in bank.catalog.locales
-        }
+        docs = self.site.search_docs(bank, topic_url)
         try:
             report = index_site_after_build(self.served or site_dir, docs, indexed)
         except SearchIndexError as error:
@@ -478,10 +446,11 @@ class ServeSession:
     def publish(self, config: MkDocsConfig, shared: Shared | None, options: RenderOptions) -> None:
         """Move the files this rebuild wrote into the served folder (one rename each: a request
         never sees half a file); after a full rebuild also delete what it no longer makes.
-        Files the build skipped stay as they are."""
-        if self.staging is None or self.served is None:
+        Files the build skipped stay as they are. The rebuild ends here."""
+        rebuild = self.rebuild
+        if rebuild is None or rebuild.staging is None or self.served is None:
             return
-        staging, served = self.staging, self.served
+        staging, served = rebuild.staging, self.served
         written: set[str] = set()
         for folder, _, names in os.walk(staging):
             for name in names:
@@ -491,48 +460,47 @@ class ServeSession:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 source.replace(target)
                 written.add(relative)
-        if self.full:
+        if rebuild.full:
             for relative in self.published - written:
                 with contextlib.suppress(OSError):
                     (served / relative).unlink()
             self.published = written
         else:
             self.published |= written
-            for page in self.built.keys() - self.next_built.keys():  # a topic's part gone
+            for page in self.built.keys() - rebuild.built.keys():  # a topic's part gone
                 if is_part_page(page):
                     gone = (served / page).parent
                     with contextlib.suppress(OSError):
                         (gone / "index.html").unlink()
                         gone.rmdir()
                     self.published.discard(f"{Path(page).parent.as_posix()}/index.html")
-        self.whole, self.built, self.shared = self.next_whole, self.next_built, shared
+        self.whole, self.built, self.shared = rebuild.whole, rebuild.built, shared
+        if shared is not None:
+            self.site.published(shared.bank, shared.site, serve_options(options))
         with self.api_lock:
-            self.data_digests.update(self.next_data)
-        self.rendered_with = serve_options(options)
+            self.data_digests.update(rebuild.data)
         phase(
-            self.started,
+            rebuild.started,
             "%s: %d files written, %d skipped as unchanged",
-            "full rebuild" if self.full else "rebuilt what changed",
+            "full rebuild" if rebuild.full else "rebuilt what changed",
             len(written),
-            len(self.skipped),
+            len(rebuild.skipped),
         )
-        self.discard()
         internals.point_build_at(config, served)
-        if self.api_writer is not None:
-            self.api_writer.start()
-            self.api_writer = None
-        background.resume(after=RELOAD_TIME)
-
-    def discard(self) -> None:
-        """Forget the build in progress (it failed): the served folder stays as it was."""
-        if self.staging is not None:
-            shutil.rmtree(self.staging, ignore_errors=True)
-            self.staging = None
-        self.next_whole, self.next_built, self.next_data = None, {}, {}
+        writer = rebuild.api_writer
+        self.rebuild = None
+        rebuild.drop(after=RELOAD_TIME)
+        if writer is not None:
+            writer.start()
 
     def failed(self) -> None:
         """The rebuild failed: drop its output and its background write, let background work
         go on."""
-        self.discard()
-        self.api_writer = None
-        background.resume()
+        self.abandon()
+
+    def abandon(self) -> None:
+        """End the rebuild running now, if any, without publishing it (the served folder
+        stays as it was)."""
+        rebuild, self.rebuild = self.rebuild, None
+        if rebuild is not None:
+            rebuild.drop()

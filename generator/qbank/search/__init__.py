@@ -3,7 +3,7 @@
 A topic page holds hundreds of questions, so a page-level index would answer with pages; here
 every question of a locale is a document built straight from the bank. The parts:
 
-- ``tokenize``: folding, segmentation and stemming (``assets/search.js`` mirrors it);
+- ``tokenize``: folding, segmentation and stemming (``assets/lib/tokenize.js`` mirrors it);
 - ``documents``: the search document of a question (terms with weights, shown texts, filters);
 - ``index``: the on-disk index of a locale (terms, documents and filter files) and its writer;
 - ``live``: the index under ``mkdocs serve``, updated in place after each rebuild.

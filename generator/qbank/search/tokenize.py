@@ -1,6 +1,6 @@
 # ruff: noqa: RUF001, RUF002, RUF003  (Turkish letters in rules and comments)
 """How search cuts text into terms: folding, segmentation and stemming, for the index and for
-queries alike. ``site_templates/assets/search.js`` mirrors every function here line for line
+queries alike. ``site_templates/assets/lib/tokenize.js`` mirrors every function here line for line
 (``tests/test_search_tokenize.py`` runs both over one list of cases); the data that varies by
 locale (the Turkish suffix rules) is written into each index's manifest (``stemmer_spec``), so
 the browser reads the very rules Python applied.

@@ -36,7 +36,7 @@ def question_json(entry: Entry, locale: str, html: QuestionHtml = content_html) 
             return None
         return {"markdown": texts[locale], "html": html(texts[locale], entry)}
 
-    return {
+    out: dict[str, Any] = {
         "id": q.id,
         "kind": "choice" if q.is_choice else "open",
         "field": entry.field,
@@ -57,6 +57,9 @@ def question_json(entry: Entry, locale: str, html: QuestionHtml = content_html) 
         "locales": list(entry.locales),
         "file": entry.file,
     }
+    if q.hint is not None and locale in q.hint:  # optional: banks without hints unchanged
+        out["hint"] = text(q.hint)
+    return out
 
 
 def bank_json(

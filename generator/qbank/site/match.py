@@ -4,7 +4,7 @@ The match page (``site_templates/match.md.j2``, ``site_templates/assets/match.js
 bank's topics against a job posting the reader pastes, in the browser. It reads
 ``<locale>/api/match.json``: per topic its keys, names (topic, specialization, field), tags,
 question counts per seniority and its most telling terms with a weight 1..100. Terms are cut
-by the search tokenizer (``qbank.search.tokenize``), which ``assets/search.js`` mirrors, so a
+by the search tokenizer (``qbank.search.tokenize``), which ``assets/lib/tokenize.js`` mirrors, so a
 posting cut in the browser meets the same stems (Turkish suffixes stripped, Chinese as pairs
 of neighbouring characters; single Chinese characters are left out: alone they say little).
 

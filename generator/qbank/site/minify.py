@@ -17,7 +17,8 @@ import rjsmin
 
 from qbank.site.templates import TEMPLATES
 
-_MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+# A "/*!" comment (a vendored library's licence) stays in the shipped file.
+_MINIFIERS = {".js": lambda s: rjsmin.jsmin(s, keep_bang_comments=True), ".css": rcssmin.cssmin}
 _kept: dict[Path, tuple[tuple[int, int], bytes]] = {}
 
 

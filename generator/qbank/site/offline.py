@@ -3,7 +3,7 @@ service worker file, all computed from a finished site folder.
 
 - ``sw.js`` at the site root (so its scope, the folder of its URL, is the whole site: every
   locale and the shared ``assets/``, with no ``Service-Worker-Allowed`` header, which static
-  hosts do not send): ``site_templates/assets/sw.js`` with the build's data in its first
+  hosts do not send): ``site_templates/worker/sw.js`` with the build's data in its first
   line (``BUILD``, the shell's files, each locale's own pages).
 - The build id is a hash of every file the worker can serve (path and content), so two builds
   of the same bank give the same id and the same bytes, and any changed byte gives another
@@ -42,8 +42,8 @@ from qbank.site.strings import strings_for
 
 WORKER = "sw.js"
 """The worker's file, at the site root."""
-WORKER_SOURCE = "assets/sw.js"
-"""Its source under ``site_templates/`` (shipped at the root, never under ``assets/``)."""
+WORKER_SOURCE = "worker/sw.js"
+"""Its source under ``site_templates/`` (shipped at the site root only: not one of the assets)."""
 PAGE_SCRIPT = "assets/offline.js"
 """The page side (an ES module every page loads): registration, update notice, field box."""
 MANIFEST_DIR = "api/offline"

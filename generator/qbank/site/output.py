@@ -1,8 +1,11 @@
-"""Atomic site output: build into a staging folder beside the site, then swap it in.
+"""Atomic site output: build into a staging folder beside the site, then swap it in; and
+one file at a time, each written under a temporary name and renamed over its target.
 
 A failed build only ever touches its staging folder, so the previous site stays as it was;
 a successful one replaces the site in one step (Linux ``renameat2(RENAME_EXCHANGE)``, else
-two renames a moment apart) and nothing of the previous site lingers. No MkDocs import.
+two renames a moment apart) and nothing of the previous site lingers. A file written with
+``replace_file`` (the data files, the live search index's files, the ``qbank build`` tree)
+is never seen half written. No MkDocs import.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 STAGING_PREFIX = ".qbank-staging-"
@@ -40,6 +45,36 @@ def publish(staging: Path, site_dir: Path) -> None:
     site_dir.rename(previous / site_dir.name)
     staging.rename(site_dir)
     shutil.rmtree(previous, ignore_errors=True)
+
+
+def rename(temporary: Path, target: Path) -> bool:
+    """Put ``temporary`` in place of ``target`` (one rename)."""
+    temporary.replace(target)
+    return True
+
+
+def replace_file(
+    target: Path,
+    data: bytes | Iterable[bytes],
+    put: Callable[[Path, Path], bool] = rename,
+) -> bool:
+    """Write ``data`` (bytes, or chunks of them) to ``target`` in one step for its readers:
+    into a temporary file beside it (named for this thread: two writers never share one),
+    then ``put(temporary, target)``, a rename, which may refuse (False: the temporary file
+    is removed, ``target`` stays as it was). Whether ``target`` was replaced. The folder must
+    be there (a missing one is an ``OSError``: the live index then rebuilds a damaged one)."""
+    temporary = target.with_name(f".{target.name}.{threading.get_ident()}.part")
+    try:
+        with temporary.open("wb") as stream:
+            for chunk in (data,) if isinstance(data, bytes) else data:
+                stream.write(chunk)
+        placed = put(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    if not placed:
+        temporary.unlink(missing_ok=True)
+    return placed
 
 
 def discard(staging: Path) -> None:

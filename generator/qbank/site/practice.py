@@ -40,7 +40,7 @@ def practice_question(
         text = texts.get(locale) if texts else None
         return question_html(text, entry) if text else None
 
-    return {
+    item: dict[str, Any] = {
         "id": entry.id,
         "kind": "choice" if q.is_choice else "open",
         "topic": f"{entry.field}/{entry.topic}",
@@ -54,6 +54,10 @@ def practice_question(
         "model_answer": html(q.model_answer),
         "url": permalink(entry, locale),
     }
+    hint = html(q.hint)
+    if hint:  # optional: files of a bank without hints stay as they were
+        item["hint"] = hint
+    return item
 
 
 def practice_files(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -62,7 +63,14 @@ MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
 SAVED_PAGE = "saved"  # <locale>/saved/: the reader's bookmarks and notes
 REVIEW_PAGE = "review"  # <locale>/review/: the review queue (spaced repetition)
 PROGRESS_PAGE = "progress"  # <locale>/progress/: the study state to a file or link and back
-LOCALE_PAGES = (MATCH_PAGE, SAVED_PAGE, REVIEW_PAGE, PROGRESS_PAGE)  # field keys reserved
+FLASHCARDS_PAGE = "flashcards"  # <locale>/flashcards/: cards rated into the review queue
+LOCALE_PAGES = (
+    MATCH_PAGE,
+    SAVED_PAGE,
+    REVIEW_PAGE,
+    FLASHCARDS_PAGE,
+    PROGRESS_PAGE,
+)  # field keys reserved
 LEVEL_PREFIX = "level-"
 # A specialization's own page sits one folder below this one (``<field>/topics/<spec>/``):
 # no topic page can collide with it, and its menu section never swallows a topic as index.
@@ -203,9 +211,15 @@ class BodyCache:
     catalog; anything else renders again. What was kept for questions gone from the bank
     since the last render is dropped (found from the two banks' entries: a rebuild after an
     edit never walks every body).
+
+    One writer: the thread that renders (``start``, which serve and the watch loop call from
+    the thread that rebuilds). A background writer of data files made from a render (the
+    ``bank.json`` files, the match counts) reads the cache and hands what it made over
+    (``keep``, ``match_counts``): the next ``start`` takes it in, so no two threads ever
+    write the same table.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, before_count: Callable[[], None] = lambda: None) -> None:
         self.key: tuple[RenderOptions, Any] | None = None
         self.bank: Bank | None = None
         self.bodies: dict[tuple[str, str], tuple[Entry, str]] = {}
@@ -216,7 +230,23 @@ class BodyCache:
         # Called before a topic's match terms are counted again: serve sets it to
         # ``background.checkpoint`` so that a background data-file writer counting every
         # topic (a locale first built by the forked process) holds while a rebuild runs.
-        self.before_count: Callable[[], None] = lambda: None
+        self.before_count = before_count
+        self.owner = threading.get_ident()  # the thread that renders (``start``)
+        # What other threads made, for the owner's next ``start`` (guarded by ``handed``).
+        self.handed_bodies: dict[tuple[str, str], tuple[Entry, str]] = {}
+        self.handed_topics: dict[
+            tuple[str, tuple[str, str, str]], tuple[list[Entry], dict[str, float]]
+        ] = {}
+        self.handed = threading.Lock()
+
+    def keep(self, key: tuple[str, str], entry: Entry, text: str) -> None:
+        """Keep ``text`` made for ``entry`` under ``key``: at once in the owner's thread,
+        else handed over to its next ``start``."""
+        if threading.get_ident() == self.owner:
+            self.bodies[key] = (entry, text)
+        else:
+            with self.handed:
+                self.handed_bodies[key] = (entry, text)
 
     def match_counts(
         self,
@@ -232,14 +262,26 @@ class BodyCache:
             return kept[1]
         self.before_count()
         counts = count()
-        self.topics[locale, key] = (here, counts)
+        if threading.get_ident() == self.owner:
+            self.topics[locale, key] = (here, counts)
+        else:
+            with self.handed:
+                self.handed_topics[locale, key] = (here, counts)
         return counts
 
     def start(self, bank: Bank, options: RenderOptions) -> dict[tuple[str, str], tuple[Entry, str]]:
-        """The bodies still valid for a render of ``bank`` with ``options``."""
+        """The bodies still valid for a render of ``bank`` with ``options`` (called by the
+        thread that renders: it becomes the cache's one writer)."""
+        self.owner = threading.get_ident()
+        with self.handed:
+            bodies, topics = self.handed_bodies, self.handed_topics
+            self.handed_bodies, self.handed_topics = {}, {}
         key = (options, bank.catalog)
         if key != self.key:
             self.key, self.bodies, self.bank, self.topics = key, {}, None, {}
+        elif self.bank is not None:  # what a background writer made from the last render
+            self.bodies.update(bodies)
+            self.topics.update(topics)
         for entry in gone_entries(self.bank, bank):
             for locale in entry.locales:
                 self._drop(entry.id, locale)
@@ -270,10 +312,15 @@ class _Renderer:
         )
         # Bodies are kept only for a caller that keeps them (``mkdocs serve``); a build
         # makes each when its page is written and lets it go.
-        self._keep = cache is not None
+        self._cache = cache
         self._bodies = cache.start(bank, options) if cache is not None else {}
         self._match_counts = cache.match_counts if cache is not None else None
-        self._match: dict[str, bytes] = {}  # each locale's match file, made once a render
+        # Memos of this render (``_match``: each locale's match file, made once a render;
+        # ``_html``, ``_headings``). Their writer is the thread that uses this render: the
+        # rendering thread while it builds, then serve's background data-file writer. Both
+        # can only meet on a last good site a bad edit keeps served, and every value is a
+        # pure function of its key (a second writer stores an equal value).
+        self._match: dict[str, bytes] = {}
         self._html: dict[tuple[str, str], str] = {}
         self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
         self._check_reserved()
@@ -351,13 +398,14 @@ class _Renderer:
                 "explanation": markup(q.explanation),
                 "assesses": markup(q.assesses),
                 "model_answer": markup(q.model_answer),
+                "hint": markup(q.hint),
             },
             [(k, markup(v)) for k, v in (q.options or {}).items()],
             self.links(entry, locale),
             self.stale_note(entry, locale),
         )
-        if self._keep:
-            self._bodies[key] = (entry, result)
+        if self._cache is not None:
+            self._cache.keep(key, entry, result)
         return result
 
     def stale_note(self, entry: Entry, locale: str) -> dict[str, str] | None:
@@ -455,7 +503,7 @@ class _Renderer:
         for entry in self.bank.entries:
             self.images(site, entry)
         self.practice_files(site)
-        if not self._keep:
+        if self._cache is None:
             self._html.clear()  # question runs convert their texts again when written
         return site
 
@@ -559,8 +607,8 @@ class _Renderer:
         if hit is not None and hit[0] is entry:
             return hit[1]
         text = make()
-        if self._keep:
-            self._bodies[key] = (entry, text)
+        if self._cache is not None:
+            self._cache.keep(key, entry, text)
         return text
 
     def html(self, text: str, prefix: str) -> str:
@@ -664,6 +712,7 @@ class _Renderer:
         levels = [(k, name(v, locale)) for k, v in self.catalog.seniorities.items()]
         nav: list[Any] = [f"{base}/index.md"]
         specs = []
+        practice_topics: list[tuple[str, str]] = []  # the practice page's topic choices
         for spec_key, spec in field_.specializations.items():
             topics = []
             spec_page = f"{base}/{SPEC_FOLDER}/{spec_key}/index.md"
@@ -683,6 +732,8 @@ class _Renderer:
                     }
                 )
                 spec_nav.append({topic_name: f"{base}/{topic_key}/index.md"})
+                if here:
+                    practice_topics.append((topic_key, topic_name))
                 if only is None or (field_key, topic_key) in only:
                     self.topic_pages(site, locale, field_key, topic_key, topic_name, entries)
             if topics:
@@ -717,6 +768,7 @@ class _Renderer:
             field_name=field_name,
             locale=locale,
             seniorities=levels,
+            topics=practice_topics,
             t=t,
         )
         return nav
@@ -866,10 +918,11 @@ def question_body(
 ) -> str:
     """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
 
-    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses and model
-    answer, ``options`` that of each option; every other value is escaped here. Written as
-    plain string building: it runs once per question and locale (90,000 times for a bank of
-    30,000 questions in three languages), where a template costs more per call.
+    ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses, model
+    answer and hint (the last optional), ``options`` that of each option; every other value
+    is escaped here. Written as plain string building: it runs once per question and locale
+    (90,000 times for a bank of 30,000 questions in three languages), where a template
+    costs more per call.
     """
     q, e = entry.question, escape
     out = ['<div class="qb-meta">']
@@ -891,6 +944,11 @@ def question_body(
         )
     if html_of["prompt"]:  # empty when the heading holds the whole prompt
         out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
+    if html_of.get("hint"):
+        out.append(
+            f'<details class="qb-hint"><summary>{e(t["hint"])}</summary>\n'
+            f'<div class="qb-hint-text">\n{html_of["hint"]}\n</div>\n</details>\n'
+        )
     if q.is_choice:
         out.append(f'<ol class="qb-options" data-multi="{1 if q.is_multi else 0}">\n')
         out += [
@@ -952,10 +1010,10 @@ def _invitation(
 
 def question_texts(entry: Entry) -> Iterable[Mapping[str, str]]:
     """Every localized text of a question: the prompt first, then explanation, assesses,
-    model answer and the options."""
+    model answer, hint and the options."""
     q = entry.question
     yield q.prompt
-    for texts in (q.explanation, q.assesses, q.model_answer):
+    for texts in (q.explanation, q.assesses, q.model_answer, q.hint):
         if texts:
             yield texts
     yield from (q.options or {}).values()

@@ -1,6 +1,9 @@
 """Interface text: the one table the page templates, the widget, the search box, the exporters
 and the importers read.
 
+Read once per process and kept; a process that rebuilds (``qbank.live.session``) reads them
+again when a file changed (``forget_strings``).
+
 One YAML file per locale in ``site_templates/strings/<locale>.yaml`` (adding a locale's
 interface text is adding one file). ``en.yaml`` is complete; any key another locale leaves out,
 at any depth (``widget.status.no``, say), falls back to it.
@@ -46,6 +49,13 @@ def _over(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
 def _strings_for(locale: str) -> dict[str, Any]:
     table = interface_strings()
     return _over(table[FALLBACK], table.get(locale, {}))
+
+
+def forget_strings() -> None:
+    """Read the string files again at the next call (one was edited under ``mkdocs serve``
+    or ``qbank build --watch``: ``qbank.live.session``)."""
+    interface_strings.cache_clear()
+    _strings_for.cache_clear()
 
 
 def strings_for(locale: str) -> dict[str, Any]:

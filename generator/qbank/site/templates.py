@@ -25,3 +25,19 @@ def templates_dir() -> Path:
 
 
 TEMPLATES = templates_dir()
+
+
+def folder_stamp(folder: Path) -> list[tuple[str, int, int]]:
+    """Path, modification time and size of every file under ``folder`` (sorted; empty when
+    there is no such folder): it differs once any of them changed."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.rglob("*")):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        if path.is_file():
+            found.append((path.as_posix(), stat.st_mtime_ns, stat.st_size))
+    return found

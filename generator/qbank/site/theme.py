@@ -6,8 +6,10 @@ edit/report links into the repository. Pure data and functions (no MkDocs): the 
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -15,18 +17,19 @@ from urllib.parse import urljoin
 from qbank.bank.loaded import Bank
 from qbank.site.render import RenderOptions
 from qbank.site.strings import strings_for
+from qbank.site.templates import TEMPLATES
 
-ASSETS = ("assets/qbank.css", "assets/qbank.js", "assets/search.css")
-LAZY_ASSETS = (
-    "assets/search.js",  # qbank.js loads it when the reader reaches for the search box
-    "assets/snowball-english.js",
-    "assets/match.js",
-    "assets/saved.js",
-    "assets/review.js",
-    "assets/practice.js",  # the practice and review pages' session
-    "assets/transfer.js",
-    "assets/offline.js",  # every page, as an ES module, when the site has its service worker
-)  # (pages load them)
+ENTRY = "assets/qbank.js"  # the widget's entry module: every page loads it (DESIGN.md)
+ASSETS = ("assets/qbank.css", ENTRY, "assets/search.css")
+# The widget's other modules, imported by the entry (statically or with ``import()``) or named
+# by the pages that use them; every one ships with every site.
+LAZY_ASSETS = tuple(
+    sorted(
+        f"assets/{path.relative_to(TEMPLATES / 'assets').as_posix()}"
+        for path in (TEMPLATES / "assets").rglob("*.js")
+        if f"assets/{path.relative_to(TEMPLATES / 'assets').as_posix()}" != ENTRY
+    )
+)
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
 DEFAULT_FEATURES = (
     "navigation.instant",
@@ -59,21 +62,55 @@ MATERIAL_LANGUAGES = {"zh-hant": "zh-Hant", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
 
 
 _BUNDLE = re.compile(r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js")
+# A module's static imports and its ``import()`` of a literal path ("./lib/dom.js"): the
+# widget's modules name each other only so (no bare names: there is no bundler).
+_IMPORT = re.compile(
+    r"""(?:^|[;\n}])\s*(?:import|export)\b[^'";()]*?\bfrom\s*(['"])([^'"]+)\1"""
+    r"""|(?:^|[;\n}])\s*import\s*(['"])([^'"]+)\3"""
+    r"""|\bimport\(\s*(['"])([^'"]+)\5\s*\)"""
+)
+
+
+def module_imports(source: str) -> tuple[list[str], list[str]]:
+    """The specifiers a module's text imports: (static, dynamic), in order of appearance."""
+    static: list[str] = []
+    dynamic: list[str] = []
+    for found in _IMPORT.finditer(source):
+        if found.group(6):
+            dynamic.append(found.group(6))
+        else:
+            static.append(found.group(2) or found.group(4))
+    return static, dynamic
+
+
+def static_graph(entry: str = ENTRY, root: Path = TEMPLATES) -> list[str]:
+    """``entry`` and every module it imports statically, directly or not (paths under
+    ``root``, entry first, then in the order found): what the browser must fetch before the
+    entry runs."""
+    found = [entry]
+    for path in found:
+        static, _ = module_imports((root / path).read_text("utf-8"))
+        for spec in static:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
+            if target not in found:
+                found.append(target)
+    return found
 
 
 def preloads(theme_dirs: Iterable[str]) -> list[str]:
     """The scripts a page's head asks the browser to fetch at once (site-root paths): the
     theme's bundle (named in its ``base.html``), which runs only after the whole page is
-    parsed, and qbank.js, which the head runs as soon as it is here
-    (``partials/javascripts/base.html``); fetched from the head, a big topic page is not
-    parsed first and then waits for them (a wait a reader on a phone notices,
-    bench/bench_phone.py)."""
+    parsed, then qbank's entry module, which the head runs as soon as it is here
+    (``partials/javascripts/base.html``), and the modules it imports (``modulepreload``:
+    fetched together instead of one import after another); fetched from the head, a big topic
+    page is not parsed first and then waits for them (bench/bench_phone.py)."""
+    modules = static_graph()
     for folder in theme_dirs:
         base = Path(folder) / "base.html"
         found = _BUNDLE.search(base.read_text("utf-8")) if base.is_file() else None
         if found:
-            return [found.group(0), "assets/qbank.js"]
-    return ["assets/qbank.js"]
+            return [found.group(0), *modules]
+    return modules
 
 
 def material_language(locale: str) -> str:
@@ -159,3 +196,43 @@ def search_settings(bank: Bank) -> dict[str, Any]:
             },
         }
     return {"locales": list(catalog.locales), "default": catalog.default_locale, "text": text}
+
+
+@dataclass(frozen=True)
+class SiteSettings:
+    """What either adapter sets in the publisher's config for a build of ``locale``'s pages
+    (``site_settings``): the plugin for each locale's build, the tree for its one build."""
+
+    extra: dict[str, Any]  # config ``extra``: qbank's locale, strings, preloads, search, switcher
+    palette: list[dict[str, Any]]  # the theme's palette when the user's config names none
+    features: list[str]  # the theme's features when the user's config names none
+    extensions: tuple[str, ...]  # Markdown extensions every page needs (toc with permalinks)
+    stylesheets: tuple[str, ...]  # qbank's assets the theme loads on every page
+    scripts: tuple[str, ...]
+
+
+def site_settings(bank: Bank, locale: str, theme_dirs: Iterable[str]) -> SiteSettings:
+    """The settings of a build of ``bank``'s ``locale`` pages with a theme in ``theme_dirs``
+    (none: the publisher's own theme bundle, not read)."""
+    extra = {
+        "qbank_locale": locale,
+        "qbank_strings": strings_for(locale)["widget"],  # (partials/header.html)
+        "qbank_preload": preloads(theme_dirs),  # (partials/javascripts/base.html)
+        # qbank's own index (qbank.search, written after the build) replaces the theme's.
+        "qbank_search": search_settings(bank),
+        # Material fetches <link>/sitemap.xml per alternate (qbank writes them) and sends
+        # any click on a link under "<link>/" to that locale's home: naming the locale's
+        # index.html (no link lies under it) keeps the switcher on the same page.
+        "alternate": [
+            {"name": strings_for(loc)["language_name"], "link": f"{loc}/index.html", "lang": loc}
+            for loc in bank.catalog.locales
+        ],
+    }
+    return SiteSettings(
+        extra=extra,
+        palette=DEFAULT_PALETTE,
+        features=default_features(bank),
+        extensions=REQUIRED_EXTENSIONS,
+        stylesheets=tuple(a for a in ASSETS if a.endswith(".css")),
+        scripts=tuple(a for a in ASSETS if a.endswith(".js")),
+    )

@@ -32,6 +32,7 @@ from qbank.bank.listing import question_files
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.yamlfile import read_document
 from qbank.site.offline import offline_problems
+from qbank.site.theme import module_imports
 
 # <link rel=…> values that make the browser fetch the target (canonical, alternate, … do not).
 _FETCHING_RELS = frozenset(
@@ -67,6 +68,7 @@ class _Verifier:
         self.seen: dict[str, dict[str, list[str]]] = {}  # id → locale → canonical pages
         self.ids: dict[str, set[str]] = {}  # page → ids, for pages that links point into
         self.anchor_links: list[tuple[str, str, str]] = []  # (page, target page, fragment)
+        self.modules: dict[str, str] = {}  # module file → the first page that loads it
         self.base_path, self.site_url = _site_base(site)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -170,10 +172,14 @@ class _Verifier:
     def references(self, tree: LexborHTMLParser, page: str) -> None:
         for node in tree.css("script[src], img[src], iframe[src], source[src], audio, video"):
             self.resource(page, node.attributes.get("src") or "", node.tag or "")
+            if node.tag == "script" and node.attributes.get("type") == "module":
+                self.module(page, node.attributes.get("src") or "")
         for node in tree.css("link[href]"):
             rel = set((node.attributes.get("rel") or "").lower().split())
             if rel & _FETCHING_RELS:
                 self.resource(page, node.attributes.get("href") or "", f"link rel={' '.join(rel)}")
+            if "modulepreload" in rel:
+                self.module(page, node.attributes.get("href") or "")
         for node in tree.css("style"):
             self.css_urls(page, node.text(), page)
         for node in tree.css("[style]"):
@@ -199,6 +205,26 @@ class _Verifier:
         if not self.exists(target):
             self.add(page, f"{what} {url!r} is missing from the site")
 
+    def module(self, page: str, url: str) -> None:
+        target, _ = self.resolve(page, url)
+        if target is not None and self.exists(target):
+            self.modules.setdefault(target, page)
+
+    def module_graph(self) -> None:
+        """Every module a page loads imports only files of the site (statically or with
+        ``import()`` of a literal path), however deep."""
+        pending = list(self.modules)
+        while pending:
+            path = pending.pop()
+            static, dynamic = module_imports((self.site / path).read_text("utf-8", "replace"))
+            for spec in (*static, *dynamic):
+                target, _ = self.resolve(path, spec)
+                if target is None or not self.exists(target):
+                    self.add(self.modules[path], f"module {path} imports {spec!r}: not in the site")
+                elif target not in self.modules:
+                    self.modules[target] = self.modules[path]
+                    pending.append(target)
+
     def css_urls(self, page: str, text: str, base: str) -> None:
         for match in _CSS_URL.finditer(text):
             url = (match.group(2) or match.group(4) or "").strip()
@@ -218,6 +244,7 @@ class _Verifier:
         for path in sorted(self.site.rglob("*.css")):
             relative = path.relative_to(self.site).as_posix()
             self.css_urls(relative, path.read_text(encoding="utf-8", errors="replace"), relative)
+        self.module_graph()
         for page, target, fragment in self.anchor_links:
             ids = self.ids.get(target)
             if ids is not None and fragment not in ids:

@@ -18,7 +18,9 @@ Never imports MkDocs. Writing is deterministic and rewrites only the files whose
 changed; files of ``docs/`` and ``overrides/`` that the bank no longer makes are removed.
 A one-off build renders, writes and lets go one locale after the other (``qbank.site.memory``:
 holding every locale's pages at once would multiply the peak by the locales); ``--watch``
-keeps the whole site for the next edit.
+keeps the whole site for the next edit, in the site session ``mkdocs serve`` keeps too
+(``qbank.live.session``: what changed, which pages and data files to write, the search
+documents).
 """
 
 from __future__ import annotations
@@ -35,20 +37,15 @@ from typing import Any
 
 import yaml
 
-from qbank.bank.load import load_bank
-from qbank.bank.loaded import Bank, Entry
-from qbank.bank.model import TEXT_FIELDS, Catalog
+from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem, display_path
 from qbank.bank.progress import Report, no_progress
-from qbank.bank.staleness import is_stale
 from qbank.live.index import LiveIndex
-from qbank.live.reload import BankCache
+from qbank.live.session import SiteSession
 from qbank.search import (
     INDEX_DIR,
-    SearchDoc,
     index_files,
     iter_docs,
-    question_doc,
 )
 from qbank.site.memory import releasing
 from qbank.site.minify import asset_bytes
@@ -59,14 +56,12 @@ from qbank.site.offline import (
     is_offline_file,
     write_site_offline,
 )
+from qbank.site.output import replace_file
 from qbank.site.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.site.render import (
-    BodyCache,
     RenderedSite,
     RenderOptions,
-    gone_entries,
     render_site,
-    update_site,
     without_placeholders,
 )
 from qbank.site.sitemaps import locale_sitemap
@@ -74,16 +69,12 @@ from qbank.site.strings import strings_for
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import (
     ASSETS,
-    DEFAULT_PALETTE,
     LAZY_ASSETS,
-    REQUIRED_EXTENSIONS,
     branch_of,
-    default_features,
     escaped_nav,
     link_options,
     material_language,
-    preloads,
-    search_settings,
+    site_settings,
 )
 
 CONFIG = "mkdocs.yml"
@@ -208,12 +199,12 @@ def page_size_of(user: dict[str, Any], path: Path) -> int:
     return value
 
 
-def _with_required_extensions(extensions: Any) -> list[Any]:
+def _with_required_extensions(extensions: Any, required: Iterable[str]) -> list[Any]:
     items = list(extensions) if isinstance(extensions, list) else []
     if isinstance(extensions, dict):
         items = [{k: v} if v else k for k, v in extensions.items()]
     names = {_name(item) for item in items}
-    items += [name for name in REQUIRED_EXTENSIONS if name not in names]
+    items += [name for name in required if name not in names]
     out: list[Any] = []
     for item in items:
         if _name(item) == "toc":
@@ -228,6 +219,8 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     """The tree's mkdocs.yml: the user's settings, and what the plugin would set."""
     catalog = bank.catalog
     default = catalog.default_locale
+    # (the publisher's theme bundle is its own: only qbank.js is fetched from the head)
+    settings = site_settings(bank, default, ())
     config = {k: v for k, v in user.items() if k not in ("INHERIT", "hooks", "nav")}
     config["site_name"] = escape(site.titles[default])
     config["docs_dir"] = DOCS
@@ -248,33 +241,40 @@ def tree_config(user: dict[str, Any], bank: Bank, site: RenderedSite) -> dict[st
     if theme.get("custom_dir"):  # the tree's overrides take its place
         theme.pop("custom_dir")
     theme.update(custom_dir=OVERRIDES, language=material_language(default), font=False)
-    theme.setdefault("palette", DEFAULT_PALETTE)
-    features = theme.get("features") or default_features(bank)
+    theme.setdefault("palette", settings.palette)
+    features = theme.get("features") or settings.features
     theme["features"] = [f for f in features if f not in _EDIT_FEATURES]
     config["theme"] = theme
     plugins = user.get("plugins") or []
     if isinstance(plugins, dict):
         plugins = [{k: v} if v else k for k, v in plugins.items()]
     config["plugins"] = [p for p in plugins if _name(p) not in _DROPPED_PLUGINS]
-    config["markdown_extensions"] = _with_required_extensions(user.get("markdown_extensions"))
-    for key, suffix in (("extra_css", ".css"), ("extra_javascript", ".js")):
-        kept = [item for item in user.get(key) or [] if str(item) not in ASSETS]
-        config[key] = kept + [asset for asset in ASSETS if asset.endswith(suffix)]
+    config["markdown_extensions"] = _with_required_extensions(
+        user.get("markdown_extensions"), settings.extensions
+    )
+    kept = [item for item in user.get("extra_css") or [] if str(item) not in ASSETS]
+    config["extra_css"] = kept + list(settings.stylesheets)
+    # The scripts are modules: a plain <script> of one (a site's own listing) would not run.
+    scripts = user.get("extra_javascript") or []
+    kept = [
+        item
+        for item in scripts
+        if (item.get("path") if isinstance(item, dict) else item) not in settings.scripts
+    ]
+    config["extra_javascript"] = [*kept, *({"path": s, "type": "module"} for s in settings.scripts)]
     if offline_of(user):  # (the page side of the service worker, an ES module)
         config["extra_javascript"].append({"path": PAGE_SCRIPT, "type": "module"})
+    # The plugin's settings of the default locale's build, and what one build of every
+    # locale needs besides: each locale's strings, site name and language.
+    shared = settings.extra
     extra = dict(user.get("extra") or {})
-    extra["qbank_locale"] = default
-    extra["qbank_strings"] = strings_for(default)["widget"]
-    # (the publisher's theme bundle is its own: only qbank.js is fetched from the head)
-    extra["qbank_preload"] = preloads(())
+    for key in ("qbank_locale", "qbank_strings", "qbank_preload"):
+        extra[key] = shared[key]
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
     extra["qbank_site_names"] = {loc: escape(site.titles[loc]) for loc in catalog.locales}
-    extra["qbank_search"] = search_settings(bank)
+    extra["qbank_search"] = shared["qbank_search"]
     extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}
-    extra["alternate"] = [
-        {"name": strings_for(loc)["language_name"], "link": f"{loc}/index.html", "lang": loc}
-        for loc in catalog.locales
-    ]
+    extra["alternate"] = shared["alternate"]
     config["extra"] = extra
     return config
 
@@ -407,9 +407,7 @@ def sync(
         except OSError:
             pass
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.part")
-        temporary.write_bytes(data)
-        temporary.replace(target)
+        replace_file(target, data)
         report.written.append(relative)
     for folder in (DOCS, OVERRIDES):
         for path in sorted((out / folder).rglob("*"), reverse=True):
@@ -433,12 +431,9 @@ class TreeBuilder:
     config_file: Path
     report_template: str = "question-problem.yml"
     keep: bool = False  # keep the site and bodies across builds (``--watch``)
-    files: BankCache = field(default_factory=BankCache)
-    bodies: BodyCache = field(default_factory=BodyCache)
-    bank: Bank | None = None
-    site: RenderedSite | None = None
+    # What the builds keep for the next one, as under ``mkdocs serve`` (``qbank.live.session``)
+    session: SiteSession = field(default_factory=SiteSession)
     index: LiveIndex | None = None  # with ``keep``: the search index, updated in place
-    docs: SearchDocs = field(default_factory=lambda: SearchDocs())
 
     def options(self, user: dict[str, Any]) -> RenderOptions:
         """Edit and report links as the plugin makes them from the same config."""
@@ -457,16 +452,14 @@ class TreeBuilder:
         )
         return dataclasses.replace(options, page_size=page_size_of(user, self.config_file))
 
-    def forget(self) -> None:
-        """Render every page at the next build (a site template changed)."""
-        self.bank, self.site, self.bodies = None, None, BodyCache()
-
     def build(self, progress: Report = no_progress) -> TreeReport:
         """Load, render and write the tree; raises ``ContentError`` (nothing written) when
         the bank has errors. ``progress`` hears of the load's phases and of each locale
         written. Without ``keep``, one locale is rendered, written and let go after the
         other; with it, every locale's site and question bodies are kept for the next build."""
-        bank = load_bank(self.content, self.files, progress)
+        session = self.session
+        session.begin()  # (a site template or string edited: every page rendered again)
+        bank = session.load(self.content, progress)
         user = read_user_config(self.config_file)
         options = _tree_options(self.options(user))
         own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
@@ -482,20 +475,12 @@ class TreeBuilder:
             )
             self._offline(bank, offline)
             return report
-        update, before = None, self.bank
-        if before is not None and self.site is not None:
-            update = update_site(before, self.site, bank, options, self.bodies)
-        site = update.site if update is not None else render_site(bank, options, self.bodies)
-        self.bank, self.site = bank, site
-        if update is None:  # (a new catalog renames the topics the documents show)
-            self.docs = SearchDocs()
-        if update is None or before is None:
-            fields, locales = None, None
-        else:  # an edit: the data files (JSON API, practice) of the locales of the changed
-            # questions, of their practice files those of the fields touched; the others
-            # stay; so do the pages of the fields no edit touched.
-            fields = update.fields
-            locales = _locales_changed(before, bank)
+        rendered = session.render(bank, options)
+        site, fields = rendered.site, rendered.fields
+        # After an edit: the data files (JSON API, practice) of the locales the session
+        # names, of their practice files those of the fields touched; the others stay; so
+        # do the pages of the fields no edit touched.
+        locales = rendered.locales
 
         def untouched(path: str) -> bool:  # docs/<locale>/api/…, …/practice/<field>/<level>
             parts = path.split("/")
@@ -513,6 +498,7 @@ class TreeBuilder:
 
         files = tree_files(bank, [site], user, fields, own, locales, search=False)
         report = sync(self.out, files, lambda path: untouched(path) or _offline_file(path))
+        session.published(bank, site, options)
         self._index(bank, options.page_size)
         self._offline(bank, offline)
         return report
@@ -530,69 +516,12 @@ class TreeBuilder:
         """Bring the search index up to ``bank``: written whole the first time, then an
         edit's few files at once, a locale whose questions were added, removed or moved
         rebuilt in the background (``qbank.search.LiveIndex``, as under ``mkdocs serve``)."""
-        url = question_url(bank, page_size)
-        docs = {locale: self.docs.of(bank, locale, url) for locale in bank.catalog.locales}
+        docs = self.session.search_docs(bank, question_url(bank, page_size))
         if self.index is None:
             self.index = LiveIndex(self.out / DOCS)
             self.index.first(docs)
         else:
             self.index.rebuilt(docs)
-
-
-class SearchDocs:
-    """Each locale's search documents kept across builds: a question whose file did not
-    change (the loader hands back the very same ``Entry``) and whose topic page part is the
-    same keeps its document, so that an edit makes one document, not the whole bank's."""
-
-    def __init__(self) -> None:
-        self.kept: dict[str, dict[str, tuple[Entry, str, SearchDoc]]] = {}
-
-    def of(
-        self, bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
-    ) -> list[SearchDoc]:
-        """``iter_docs(bank, locale, topic_url)`` as a list, from the kept documents where
-        they still hold."""
-        before, now = self.kept.get(locale, {}), {}
-        for entry in bank.entries:
-            if locale in entry.locales:
-                url = topic_url(locale, entry)
-                hit = before.get(entry.id)
-                if hit is None or hit[0] is not entry or hit[1] != url:
-                    hit = (entry, url, question_doc(bank, entry, locale, url))
-                now[entry.id] = hit
-        self.kept[locale] = now
-        return [doc for _, _, doc in now.values()]
-
-
-def _locales_changed(before: Bank, after: Bank) -> set[str]:
-    """The locales whose data files changed questions may change: those a question was
-    added to or removed from, and those in which an edited question reads otherwise
-    (``_as_seen_in``: an edit of the English prompt leaves the Chinese files as they were)."""
-    old = {entry.file: entry for entry in gone_entries(before, after)}
-    new = {entry.file: entry for entry in gone_entries(after, before)}
-    locales: set[str] = set()
-    for path in old.keys() | new.keys():
-        a, b = old.get(path), new.get(path)
-        if a is None or b is None or a.locales != b.locales:
-            locales.update(*(entry.locales for entry in (a, b) if entry is not None))
-            continue
-        changed = (loc for loc in b.locales if loc not in locales)
-        catalog = after.catalog
-        locales.update(
-            loc for loc in changed if _as_seen_in(a, loc, catalog) != _as_seen_in(b, loc, catalog)
-        )
-    return locales
-
-
-def _as_seen_in(entry: Entry, locale: str, catalog: Catalog) -> tuple[Any, ...]:
-    """What a question's files in ``locale`` are made from: its texts in that locale,
-    everything that is no text, and whether that text is out of date."""
-    q = entry.question
-    texts = {name: (getattr(q, name) or {}).get(locale) for name in TEXT_FIELDS}
-    options = {key: text.get(locale) for key, text in (q.options or {}).items()}
-    rest = q.model_dump(exclude={*TEXT_FIELDS, "options"})
-    where = (entry.file, entry.field, entry.specialization, entry.topic, entry.slug)
-    return (*where, entry.seniorities, texts, options, rest, is_stale(entry, locale, catalog))
 
 
 def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:

@@ -30,7 +30,6 @@ def watch_tree(
 ) -> None:
     """Write the tree again after each change until ``stop`` is set (or Ctrl-C)."""
     changed = threading.Event()
-    templates = threading.Event()  # a template changed: render every page again
     stop = stop or threading.Event()
 
     class Handler(FileSystemEventHandler):
@@ -50,7 +49,8 @@ def watch_tree(
 
     observer = Observer()
     observer.schedule(Handler(changed), str(builder.content), recursive=True)
-    observer.schedule(Handler(changed, templates), str(TEMPLATES), recursive=True)
+    # (a template changed: the builder's session renders every page again)
+    observer.schedule(Handler(changed), str(TEMPLATES), recursive=True)
     config = builder.config_file.resolve()
     if config.is_file():  # its folder, for the editors that replace the file
         observer.schedule(Handler(changed, only=str(config)), str(config.parent), recursive=False)
@@ -62,9 +62,6 @@ def watch_tree(
                 continue
             time.sleep(SETTLE)
             changed.clear()
-            if templates.is_set():
-                templates.clear()
-                builder.forget()
             started = time.monotonic()
             try:
                 report = builder.build()

@@ -61,12 +61,16 @@ def note_models(locale: str) -> tuple[genanki.Model, genanki.Model]:
     choice = genanki.Model(
         stable_id("qbank", "model", "choice", locale),
         f"qbank choice ({locale})",
-        fields=[{"name": n} for n in ("Id", "Prompt", "Options", "Answer", "Explanation", "Meta")],
+        fields=[
+            {"name": n}
+            for n in ("Id", "Prompt", "Options", "Answer", "Explanation", "Meta", "Hint")
+        ],
         templates=[
             {
                 "name": "Choice",
                 "qfmt": '<div class="qb-meta">{{Meta}}</div>'
-                '<div class="qb-prompt">{{Prompt}}</div>{{Options}}',
+                '<div class="qb-prompt">{{Prompt}}</div>{{Options}}'
+                '{{#Hint}}<div class="qb-hint">{{hint:Hint}}</div>{{/Hint}}',
                 "afmt": "{{FrontSide}}<hr id=answer>"
                 f'<p class="qb-correct">{t["answer"]}: <strong>{{{{Answer}}}}</strong></p>'
                 '<div class="qb-explanation">{{Explanation}}</div>',
@@ -78,12 +82,13 @@ def note_models(locale: str) -> tuple[genanki.Model, genanki.Model]:
     open_ = genanki.Model(
         stable_id("qbank", "model", "open", locale),
         f"qbank open ({locale})",
-        fields=[{"name": n} for n in ("Id", "Prompt", "Assesses", "ModelAnswer", "Meta")],
+        fields=[{"name": n} for n in ("Id", "Prompt", "Assesses", "ModelAnswer", "Meta", "Hint")],
         templates=[
             {
                 "name": "Open",
                 "qfmt": '<div class="qb-meta">{{Meta}}</div>'
-                '<div class="qb-prompt">{{Prompt}}</div>',
+                '<div class="qb-prompt">{{Prompt}}</div>'
+                '{{#Hint}}<div class="qb-hint">{{hint:Hint}}</div>{{/Hint}}',
                 "afmt": "{{FrontSide}}<hr id=answer>"
                 f"{{{{#Assesses}}}}<h4>{t['what_it_assesses']}</h4>"
                 '<div class="qb-assesses">{{Assesses}}</div>{{/Assesses}}'
@@ -159,6 +164,7 @@ def _note(
             ", ".join(q.answer or []),
             _html(q.explanation, locale),
             meta,
+            _html(q.hint, locale),
         ]
         model = choice
     else:
@@ -168,6 +174,7 @@ def _note(
             _html(q.assesses, locale),
             _html(q.model_answer, locale),
             meta,
+            _html(q.hint, locale),
         ]
         model = open_
     return genanki.Note(model=model, fields=fields, tags=_tags(entry), guid=note_guid(q.id, locale))

@@ -66,6 +66,8 @@ def _question(bank: Bank, entry: Entry, locale: str) -> etree._Element:
     etree.SubElement(node, "defaultgrade").text = "1"
     etree.SubElement(node, "hidden").text = "0"
     etree.SubElement(node, "idnumber").text = q.id
+    if q.hint and locale in q.hint:  # Moodle shows it on request (interactive behaviour)
+        _text_element(node, "hint", _html(q.hint, locale))
     tags = etree.SubElement(node, "tags")
     for tag in (*q.tags, *entry.seniorities):
         etree.SubElement(etree.SubElement(tags, "tag"), "text").text = tag

@@ -205,6 +205,8 @@ def parse(text: str, display: str) -> Parsed:
             "answer": answer[0] if len(answer) == 1 else answer,
             "explanation": {locale: clean(_need(sample, "explanation", str, where, display))},
         }
+        if isinstance(sample.get("hint"), str) and sample["hint"].strip():
+            data["hint"] = {locale: clean(sample["hint"])}
         topic_key = topic_by_name.get(topic_name, page_topic) if topic_name else page_topic
         parsed.questions.append(ImportedQuestion(shown, field_key, topic_key, data))
     return parsed

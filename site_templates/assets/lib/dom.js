@@ -1,0 +1,38 @@
+/* Building the widget's elements. Interface and stored text only ever goes through
+ * textContent and attributes; question HTML (sanitized at build time) is parsed inertly and
+ * adopted (fragment), never assigned to innerHTML. */
+
+/** A `tag` element with `attributes` ({name: value}, or null) and `text` as its text. */
+export function h(tag, attributes, text) {
+  const node = document.createElement(tag);
+  if (attributes) for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+const DROPPED = "script,style,iframe,object,embed,form,link,meta,base";
+
+/** Question HTML from a practice JSON file as nodes: sanitized by the build, parsed inertly
+ * here and checked once more, so a hand-edited file cannot run script. */
+export function fragment(html) {
+  const doc = new DOMParser().parseFromString(`<body>${html || ""}`, "text/html");
+  for (const node of doc.body.querySelectorAll(DROPPED)) node.remove();
+  for (const node of doc.body.querySelectorAll("*")) {
+    for (const attribute of [...node.attributes]) {
+      const value = attribute.value.replace(/\s+/g, "").toLowerCase();
+      if (/^on/i.test(attribute.name) || /^(javascript|data|vbscript):/.test(value)) {
+        node.removeAttribute(attribute.name);
+      }
+    }
+  }
+  const nodes = document.createDocumentFragment();
+  while (doc.body.firstChild) nodes.append(document.adoptNode(doc.body.firstChild));
+  return nodes;
+}
+
+let made = 0;
+/** The node's id, given one unique in the page when it has none (for aria references). */
+export function idFor(node) {
+  if (!node.id) node.id = `qb-${++made}-${Math.random().toString(36).slice(2, 7)}`;
+  return node.id;
+}
