@@ -44,6 +44,7 @@ SLOW_MODULES = {
     "test_search_live",
     "test_csp",
     "test_docs_commands",
+    "test_fsrs_parity",
 }
 
 
@@ -51,6 +52,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        # A test that drives Chromium is a browser test, marked or not.
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture

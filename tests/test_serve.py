@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import write_serve_config, write_small_bank
-from support.serving import free_port, wait_for
+from support.serving import fetch, free_port, wait_for
 
 QUESTION = "backend/indexing/covering-index.yaml"
 PAGE = "/en/backend/indexing/"
@@ -33,6 +33,12 @@ def test_an_edited_question_is_served(tmp_path: Path) -> None:
         data = yaml.safe_load(path.read_text("utf-8"))
         before = wait_for(port, PAGE, "qb-q", server)
         assert "Content-Security-Policy" not in before  # it would block live reload
+        # No service worker under serve: the page registers none, and sw.js is the worker that
+        # removes one a built site left on this origin (a preview never comes from a cache).
+        assert "offline.js" not in before
+        worker = fetch(port, "/sw.js")
+        assert worker is not None
+        assert worker.startswith('self.QBANK = {"off":true};')
         assert "Zebracorn" not in before
         data["prompt"]["en"] = "Zebracorn: " + data["prompt"]["en"]
         path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")

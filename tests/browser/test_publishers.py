@@ -148,3 +148,26 @@ def test_no_request_leaves_the_local_host(page: Any) -> None:
     page.wait_for_load_state("networkidle")
     hosts = {urlparse(url).hostname for url in page.requests if not url.startswith("data:")}
     assert hosts == {"127.0.0.1"}, page.requests
+
+
+def test_the_same_worker_keeps_a_field_for_offline_study(browser: Any, published: str) -> None:
+    """Each publisher ships the tree's sw.js at its site root and offline.js as a module: a
+    kept field's topic page opens offline (issue 32)."""
+    context = browser.new_context(base_url=published, service_workers="allow")
+    try:
+        tab = context.new_page()
+        tab.goto("en/backend/")
+        tab.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=20_000)
+        box = tab.locator(".qb-offline")
+        box.locator("button").click()
+        tab.wait_for_function(
+            "() => /Kept for offline/.test(document.querySelector('.qb-offline').textContent)",
+            timeout=30_000,
+        )
+        context.set_offline(True)
+        tab.goto("en/backend/indexing/")
+        expect(question(tab, COVERING)).to_be_attached()
+        tab.goto("en/backend/practice/")
+        tab.wait_for_selector(".qb-practice")
+    finally:
+        context.close()

@@ -16,6 +16,7 @@ from mkdocs.config.defaults import MkDocsConfig
 
 from qbank.bank.loaded import Bank, Entry
 from qbank.plugin import internals
+from qbank.site.offline import PAGE_SCRIPT
 from qbank.site.parts import DEFAULT_PAGE_SIZE, question_url
 from qbank.site.render import RenderedSite, RenderOptions
 from qbank.site.templates import TEMPLATES
@@ -42,6 +43,9 @@ class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
     page_size = c.Type(int, default=DEFAULT_PAGE_SIZE)
     """At most this many questions on a topic page; a bigger topic gets numbered pages
     (``<topic>/``, ``<topic>--2/``, …). 0: one page per topic whatever its size."""
+    offline = c.Type(bool, default=True)
+    """Ship the service worker (``sw.js``) that keeps visited pages and kept fields for
+    offline study; ``false`` leaves it out (``mkdocs serve`` never installs one)."""
 
 
 @dataclass(frozen=True)
@@ -103,10 +107,10 @@ def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
     return question_url(bank, page_size, "" if use_directory_urls else "index.html")
 
 
-def configure_site(config: MkDocsConfig, shared: Shared) -> None:
+def configure_site(config: MkDocsConfig, shared: Shared, *, offline: bool) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
     extensions and assets of ``shared.locale``'s build (``site_settings``, as the tree sets
-    them)."""
+    them; with ``offline``, the page script of the service worker: ``qbank.site.offline``)."""
     bank, locale = shared.bank, shared.locale
     settings = site_settings(bank, locale, config.theme.dirs)
     # Material writes nav titles and the site name into HTML unescaped: escape them. A nav of
@@ -141,3 +145,12 @@ def configure_site(config: MkDocsConfig, shared: Shared) -> None:
         module = c.ExtraScriptValue(script)
         module.type = "module"
         config.extra_javascript.append(module)
+    present = [str(item) for item in config.extra_javascript]
+    if offline and PAGE_SCRIPT not in present:
+        page_script = c.ExtraScriptValue(PAGE_SCRIPT)
+        page_script.type = "module"  # (offline.js is an ES module)
+        config.extra_javascript.append(page_script)
+    elif not offline and PAGE_SCRIPT in present:
+        config.extra_javascript[:] = [
+            item for item in config.extra_javascript if str(item) != PAGE_SCRIPT
+        ]

@@ -57,9 +57,14 @@ from qbank.plugin.serve import ServeSession
 from qbank.plugin.staging import StagedSite
 from qbank.plugin.watch import EventHold, watch_bank
 from qbank.site.minify import compact_page
+from qbank.site.offline import write_site_offline, write_worker
 from qbank.site.render import RenderedSite, RenderOptions
 from qbank.site.sitemaps import write_locale_sitemaps
 from qbank.site.templates import TEMPLATES
+from qbank.site.theme import ASSETS, LAZY_ASSETS
+
+SHELL = (*ASSETS, *LAZY_ASSETS)
+"""qbank's part of the offline shell (the theme's is read from the built home page)."""
 
 
 class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
@@ -79,6 +84,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.started = 0.0  # when this build began (``on_config``)
         self.build_started = 0.0  # when MkDocs began building this build's pages
+
+    @property
+    def offline(self) -> bool:
+        """Whether pages register the service worker (never under ``mkdocs serve``)."""
+        return bool(self.config.offline) and self.serve is None
 
     @property
     def derived(self) -> bool:
@@ -109,7 +119,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         shared = self.building
         assert shared is not None
         filter_cross_locale_links(frozenset(shared.bank.catalog.locales))
-        configure_site(config, shared)
+        configure_site(config, shared, offline=self.offline)
         if self.serve is not None:
             self.serve.configure(config)
         return config
@@ -327,8 +337,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.derived:
             return
         if self.serve is not None:
+            write_worker(Path(config.site_dir), None)  # removes a built site's worker
             self.serve.publish(config, self.shared, self.options)
         elif self.staged is not None:
+            if self.offline and self.shared is not None:
+                started = time.monotonic()
+                made = write_site_offline(Path(config.site_dir), self.shared.bank, SHELL)
+                phase(started, "offline files: build %s", made.build)
             staged, self.staged = self.staged, None
             staged.publish(config, self.started)
 

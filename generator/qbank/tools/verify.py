@@ -10,7 +10,9 @@ time) and reports, as ``SiteProblem`` values:
   bank, on any page that shows it (copies included), or that the bank does not have;
 - a local ``href``/``src`` (pages) or ``url()`` (stylesheets) that resolves to no file, and a
   link whose ``#anchor`` is not an id of the page it points at;
-- a script, stylesheet, font or other sub-resource loaded from another host.
+- a script, stylesheet, font or other sub-resource loaded from another host;
+- the service worker's list of files and the field manifests against the site
+  (``offline.offline_problems``).
 
 Core module: no MkDocs import; usable on any folder of HTML.
 """
@@ -29,6 +31,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from qbank.bank.listing import question_files
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.yamlfile import read_document
+from qbank.site.offline import offline_problems
 from qbank.site.theme import module_imports
 
 # <link rel=…> values that make the browser fetch the target (canonical, alternate, … do not).
@@ -247,6 +250,8 @@ class _Verifier:
             if ids is not None and fragment not in ids:
                 self.add(page, f"link to {target}#{fragment}: no such anchor on that page")
         self.coverage()
+        for page, message in offline_problems(self.site):
+            self.add(page, f"offline: {message}")
         return sorted(set(self.problems))
 
     def coverage(self) -> None:

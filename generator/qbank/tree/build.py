@@ -49,6 +49,13 @@ from qbank.search import (
 )
 from qbank.site.memory import releasing
 from qbank.site.minify import asset_bytes
+from qbank.site.offline import (
+    MANIFEST_DIR,
+    PAGE_SCRIPT,
+    WORKER,
+    is_offline_file,
+    write_site_offline,
+)
 from qbank.site.output import replace_file
 from qbank.site.parts import DEFAULT_PAGE_SIZE, SEPARATOR, question_url
 from qbank.site.render import (
@@ -151,14 +158,29 @@ def _name(item: Any) -> str:
     return str(next(iter(item))) if isinstance(item, dict) and item else str(item)
 
 
-def page_size_of(user: dict[str, Any], path: Path) -> int:
-    """The ``page_size`` of the qbank plugin's settings in the user's mkdocs.yml (read
-    as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
+def _qbank_settings(user: dict[str, Any]) -> dict[str, Any]:
+    """The qbank plugin's settings in the user's mkdocs.yml (empty when it has none)."""
     plugins = user.get("plugins") or []
     items = [{k: v} for k, v in plugins.items()] if isinstance(plugins, dict) else plugins
     found = next((item for item in items if _name(item) == "qbank"), None)
     settings = found.get("qbank") if isinstance(found, dict) else None
-    value = settings.get("page_size", DEFAULT_PAGE_SIZE) if isinstance(settings, dict) else None
+    return settings if isinstance(settings, dict) else {}
+
+
+def offline_of(user: dict[str, Any]) -> bool:
+    """Whether the tree ships the service worker (the qbank plugin's ``offline``)."""
+    return _qbank_settings(user).get("offline", True) is not False
+
+
+def _offline_file(path: str) -> bool:
+    """A tree path ``_offline`` writes (``sync`` leaves it for that)."""
+    return path.startswith(f"{DOCS}/") and is_offline_file(path[len(DOCS) + 1 :])
+
+
+def page_size_of(user: dict[str, Any], path: Path) -> int:
+    """The ``page_size`` of the qbank plugin's settings in the user's mkdocs.yml (read
+    as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
+    value = _qbank_settings(user).get("page_size", DEFAULT_PAGE_SIZE)
     if value is None:
         return DEFAULT_PAGE_SIZE
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -244,6 +266,8 @@ def tree_config(
         if (item.get("path") if isinstance(item, dict) else item) not in settings.scripts
     ]
     config["extra_javascript"] = [*kept, *({"path": s, "type": "module"} for s in settings.scripts)]
+    if offline_of(user):  # (the page side of the service worker, an ES module)
+        config["extra_javascript"].append({"path": PAGE_SCRIPT, "type": "module"})
     # The plugin's settings of the default locale's build, and what one build of every
     # locale needs besides: each locale's strings, site name and language.
     shared = settings.extra
@@ -448,13 +472,17 @@ class TreeBuilder:
         options = _tree_options(self.options(user))
         own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
         self.out.mkdir(parents=True, exist_ok=True)
+        offline = offline_of(user)
         if not self.keep:
-            return sync(
+            report = sync(
                 self.out,
                 tree_files(
                     bank, _by_locale(bank, options, progress), user, own_docs=own, release=True
                 ),
+                _offline_file,
             )
+            self._offline(bank, offline)
+            return report
         rendered = session.render(bank, options)
         site, fields = rendered.site, rendered.fields
         # After an edit: the data files (JSON API, practice) of the locales the session
@@ -477,10 +505,20 @@ class TreeBuilder:
             return parts[1] not in locales or practice
 
         files = tree_files(bank, [site], user, fields, own, locales, search=False)
-        report = sync(self.out, files, untouched)
+        report = sync(self.out, files, lambda path: untouched(path) or _offline_file(path))
         session.published(bank, site, options)
         report.written += self._index(bank, options.page_size)
+        self._offline(bank, offline)
         return report
+
+    def _offline(self, bank: Bank, offline: bool) -> None:
+        """The service worker and field manifests of the tree (``qbank.site.offline``), or none."""
+        docs = self.out / DOCS
+        if offline:
+            write_site_offline(docs, bank, (*ASSETS, *LAZY_ASSETS), tree=True)
+            return
+        for path in [docs / WORKER, *docs.glob(f"*/{MANIFEST_DIR}/*.json")]:
+            path.unlink(missing_ok=True)
 
     def _index(self, bank: Bank, page_size: int) -> list[str]:
         """Bring the search index up to ``bank``: written whole the first time, then an

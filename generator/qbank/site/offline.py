@@ -1,0 +1,435 @@
+"""The offline copy a reader's browser keeps: the build id, the per-field manifests and the
+service worker file, all computed from a finished site folder.
+
+- ``sw.js`` at the site root (so its scope, the folder of its URL, is the whole site: every
+  locale and the shared ``assets/``, with no ``Service-Worker-Allowed`` header, which static
+  hosts do not send): ``site_templates/worker/sw.js`` with the build's data in its first
+  line (``BUILD``, the shell's files, each locale's own pages).
+- The build id is a hash of every file the worker can serve (path and content), so two builds
+  of the same bank give the same id and the same bytes, and any changed byte gives another
+  id, another ``sw.js``, and with it the browser's update of the worker.
+- ``<locale>/api/offline/fields.json``: ``{field: [bytes, files]}``, what keeping each field
+  takes (read by the field page before anything is downloaded); ``<field>.json``: the
+  field's manifest, ``{format, build, locale, field, bytes, files: [[path, size, digest]]}``:
+  its pages (every part), the locale's own pages (home, review, saved, progress), its
+  practice files and images, the search manifest, filters and documents files of its
+  questions, and ``<field>.terms.json``, its share of every terms file (``SearchNeeds``).
+
+Core module: no MkDocs import; the plugin runs it on the staged site, ``qbank build`` on its
+tree (``tree_offline``), ``verify`` reads what it wrote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import posixpath
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from qbank.bank.loaded import Bank
+from qbank.search.documents import LEVELS
+from qbank.search.index import INDEX_DIR
+from qbank.site.minify import asset_bytes
+from qbank.site.strings import strings_for
+
+WORKER = "sw.js"
+"""The worker's file, at the site root."""
+WORKER_SOURCE = "worker/sw.js"
+"""Its source under ``site_templates/`` (shipped at the site root only: not one of the assets)."""
+PAGE_SCRIPT = "assets/offline.js"
+"""The page side (an ES module every page loads): registration, update notice, field box."""
+MANIFEST_DIR = "api/offline"
+"""Where a locale's manifests sit, under ``<locale>/``."""
+SUMMARY = "fields.json"
+TERMS_SUFFIX = ".terms.json"
+"""A field's share of its locale's terms files, beside its manifest."""
+FORMAT = 1
+_DATA_LINE = re.compile(r"self\.QBANK\s*=\s*null;")
+"""The statement of ``sw.js``'s source that the build's data, on the first line, replaces."""
+_NOT_SERVED = re.compile(r"(^|/)api/bank\.json$|\.map$|(^|/)api/offline/|^sw\.js$")
+"""Files the worker never keeps: the bank export (read by no page, 100 MB a locale at 30,000
+questions), source maps, and the offline files themselves (made from the others)."""
+LOCALE_PAGES = ("index.html", "review/index.html", "saved/index.html", "progress/index.html")
+"""A locale's own pages, kept with the first page of the locale a reader opens and with
+every kept field (the review queue works offline)."""
+_ASSET_REF = re.compile(
+    r"<(?:script\b[^>]*?\bsrc|link\b[^>]*?\bhref)=\"?([^\"\s>]+)", re.IGNORECASE
+)
+
+
+_SHELL_FILE = re.compile(r"\.(js|css|png|svg|ico|woff2?)$")
+"""What the theme's part of the shell can be (a page's links to other pages are not)."""
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """One file the worker may serve: its size and a digest of its bytes."""
+
+    size: int
+    digest: str
+
+
+@dataclass
+class OfflineFiles:
+    """What ``offline_files`` makes: ``files`` (site-root path → bytes) and the figures."""
+
+    build: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    field_bytes: dict[tuple[str, str], int] = field(default_factory=dict)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def _served_path(path: str) -> str:
+    """Where a tree's file is served once published: ``a/index.md`` and ``a.md`` as
+    ``a/index.html`` (directory URLs), anything else as it is."""
+    if not path.endswith(".md"):
+        return path
+    stem = path[: -len(".md")]
+    if stem == "index" or stem.endswith("/index"):
+        return stem + ".html"
+    return stem + "/index.html"
+
+
+def site_files(site: Path, *, tree: bool = False) -> dict[str, SiteFile]:
+    """Every file of the site folder the worker may serve, by site-root path (sorted);
+    ``tree``: a ``qbank build`` docs folder, its pages named as they will be served."""
+    found: dict[str, SiteFile] = {}
+    stack = [site]
+    while stack:
+        folder = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                    continue
+                path = Path(entry.path).relative_to(site).as_posix()
+                if tree:
+                    path = _served_path(path)
+                if _NOT_SERVED.search(path):
+                    continue
+                data = Path(entry.path).read_bytes()
+                found[path] = SiteFile(len(data), _digest(data))
+    return dict(sorted(found.items()))
+
+
+def build_id(files: dict[str, SiteFile]) -> str:
+    """The id of a build: a hash over every served file's path and digest."""
+    hasher = hashlib.blake2b(digest_size=8)
+    for path, info in files.items():
+        hasher.update(f"{path}\0{info.digest}\n".encode())
+    return hasher.hexdigest()
+
+
+def page_assets(html: str, page: str, files: Iterable[str]) -> list[str]:
+    """The site's files that the page at ``page`` loads from its head and body (scripts,
+    stylesheets, icons, preloads): the theme's part of the shell."""
+    present = set(files)
+    found = []
+    for url in _ASSET_REF.findall(html):
+        if "//" in url or url.startswith(("data:", "#", "/")):
+            continue
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), url.split("?")[0]))
+        if target in present and target not in found and _SHELL_FILE.search(target):
+            found.append(target)
+    return found
+
+
+@dataclass
+class SearchNeeds:
+    """What a kept field of a locale needs of its search index: ``files`` (the manifest,
+    filters and documents files listing one of its questions) and ``terms``, its own share of
+    every terms file: ``{terms file name: {term: delta-coded postings of its questions}}``,
+    written as ``<field>.terms.json``, from which the worker answers a terms file offline."""
+
+    files: set[str] = field(default_factory=set)
+    terms: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+
+
+def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, SearchNeeds]:
+    """Per field, what it needs of ``locale``'s search index (``SearchNeeds``). A field's
+    questions hold words of nearly every terms file (they are cut by word, not by field), so
+    its share of them, not the files, is what a reader keeps."""
+    folder = site / locale / INDEX_DIR
+    wanted = list(fields)
+    needs = {f: SearchNeeds() for f in wanted}
+    if not (folder / "index.json").is_file():
+        return needs
+    prefix = f"{locale}/{INDEX_DIR}/"
+    number = {f: n for n, f in enumerate(wanted)}
+    owners: list[int] = []  # question number -> field number (-1: another folder)
+    chunks = sorted((folder / "d").glob("*.json"), key=lambda p: int(p.stem))
+    for chunk in chunks:
+        present = set()
+        for url, *_ in json.loads(chunk.read_bytes()):
+            parts = str(url).strip("/").split("/")
+            owner = number.get(parts[1], -1) if len(parts) > 1 else -1
+            owners.append(owner)
+            present.add(owner)
+        for owner in present - {-1}:
+            needs[wanted[owner]].files.add(f"{prefix}d/{chunk.name}")
+    owner_of = np.array([*owners, -1], dtype=np.int32)
+    for terms in sorted((folder / "t").glob("*.json")):
+        shard = {term: codes for term, codes in json.loads(terms.read_bytes()).items() if codes}
+        if not shard:
+            continue
+        names = list(shard)
+        postings = list(shard.values())
+        lengths = np.fromiter(map(len, postings), dtype=np.int64, count=len(postings))
+        flat = np.fromiter(itertools.chain.from_iterable(postings), np.int64, int(lengths.sum()))
+        sums = np.cumsum(flat)
+        starts = np.cumsum(lengths) - lengths
+        before = np.where(starts > 0, sums[starts - 1], 0)
+        codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
+        term_of = np.repeat(np.arange(len(names)), lengths)
+        owner = owner_of[np.clip(codes // LEVELS, 0, len(owners))]
+        for number in np.unique(owner).tolist():
+            if number < 0:
+                continue
+            mine = owner == number
+            kept_codes, kept_terms = codes[mine], term_of[mine]
+            first = np.flatnonzero(np.diff(kept_terms, prepend=-1))  # each term's first
+            deltas = np.diff(kept_codes, prepend=0)
+            deltas[first] = kept_codes[first]
+            values = deltas.tolist()  # (one conversion; Python slices below)
+            bounds = [*first.tolist(), len(values)]
+            share = {
+                names[term]: values[a:b]
+                for term, a, b in zip(
+                    kept_terms[first].tolist(), bounds, bounds[1:], strict=False
+                )
+            }
+            needs[wanted[number]].terms[terms.name] = share
+    for found in needs.values():
+        found.files.update(prefix + name for name in ("index.json", "f.json"))
+    return needs
+
+
+def _field_paths(
+    files: dict[str, SiteFile], locale: str, fields: Iterable[str]
+) -> dict[str, set[str]]:
+    """Per field of ``locale``: its pages, practice files, images and the locale's pages."""
+    own = [f"{locale}/{page}" for page in LOCALE_PAGES if f"{locale}/{page}" in files]
+    paths: dict[str, set[str]] = {f: set(own) for f in fields}
+    for path in files:
+        parts = path.split("/")
+        if len(parts) > 2 and parts[0] == locale and parts[1] in paths:
+            paths[parts[1]].add(path)
+        elif parts[:3] == [locale, "api", "practice"] and len(parts) > 4 and parts[3] in paths:
+            paths[parts[3]].add(path)
+        elif parts[0] == "images" and len(parts) > 2 and parts[1] in paths:
+            paths[parts[1]].add(path)
+    return paths
+
+
+def worker_script(data: dict[str, Any] | None) -> bytes:
+    """``sw.js`` with the build's ``data`` (``None``: the worker that removes itself, for
+    ``mkdocs serve``, whose preview must never come from a cache)."""
+    source, found = _DATA_LINE.subn("", asset_bytes(WORKER_SOURCE).decode("utf-8"), 1)
+    if not found:
+        raise ValueError(f"{WORKER_SOURCE} lost its line self.QBANK = null;")
+    text = json.dumps(data or {"off": True}, ensure_ascii=False, separators=(",", ":"))
+    line = "self.QBANK = " + text + ";"
+    return (line + "\n" + source).encode("utf-8")
+
+
+def offline_files(
+    site: Path,
+    locales: Iterable[str],
+    fields: Iterable[str],
+    shell: Iterable[str],
+    strings: dict[str, dict[str, str]],
+    *,
+    tree: bool = False,
+) -> OfflineFiles:
+    """The worker and the manifests of the site in the folder ``site`` (written by
+    ``write_offline``). ``shell``: the qbank assets every reader keeps; the theme's are
+    found in the default (first) locale's home page. ``strings``: per locale, the worker's
+    text (the page it shows for a page that was never kept)."""
+    files = site_files(site, tree=tree)
+    build = build_id(files)
+    locales = list(locales)
+    fields = list(fields)
+    home = f"{locales[0]}/index.html" if locales else "index.html"
+    theme: list[str] = []
+    if (site / home).is_file():
+        theme = page_assets((site / home).read_text("utf-8", "replace"), home, files)
+    kept_shell = [p for p in dict.fromkeys([*shell, *theme]) if p in files]
+    out = OfflineFiles(build)
+    own_pages = {
+        loc: [f"{loc}/{p}" for p in LOCALE_PAGES if f"{loc}/{p}" in files] for loc in locales
+    }
+    for locale in locales:
+        paths = _field_paths(files, locale, fields)
+        search = _search_needs(site, locale, fields)
+        summary: dict[str, list[int]] = {}
+        for name in fields:
+            chosen = sorted((paths[name] | search[name].files) & files.keys())
+            if not any(p.startswith(f"{locale}/{name}/") for p in chosen):
+                continue  # (a field with no page in this locale)
+            listed = [(p, files[p].size, files[p].digest) for p in chosen]
+            share = f"{locale}/{MANIFEST_DIR}/{name}{TERMS_SUFFIX}"
+            terms = out.files[share] = _json(search[name].terms)
+            listed.append((share, len(terms), _digest(terms)))
+            listed.sort()
+            total = sum(size for _, size, _ in listed)
+            manifest: dict[str, Any] = {
+                "format": FORMAT,
+                "build": build,
+                "locale": locale,
+                "field": name,
+                "bytes": total,
+                "files": listed,
+            }
+            if tree:
+                manifest["tree"] = True
+            out.files[f"{locale}/{MANIFEST_DIR}/{name}.json"] = _json(manifest)
+            out.field_bytes[(locale, name)] = total
+            summary[name] = [total, len(listed)]
+        out.files[f"{locale}/{MANIFEST_DIR}/{SUMMARY}"] = _json(
+            {"format": FORMAT, "build": build, "fields": summary}
+        )
+    data: dict[str, Any] = {
+        "build": build,
+        "shell": kept_shell,
+        "home": home if home in files else "",
+        "locales": own_pages,
+        "text": strings,
+    }
+    if tree:  # (sizes and digests are of the Markdown; the publisher makes the HTML)
+        data["tree"] = True
+    out.files[WORKER] = worker_script(data)
+    return out
+
+
+def _json(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def write_offline(site: Path, made: OfflineFiles) -> None:
+    """Write ``made``'s files into the site folder (each only when its bytes changed)."""
+    for path, data in made.files.items():
+        target = site / path
+        if target.is_file() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def is_offline_file(path: str) -> bool:
+    """Whether the site-root ``path`` is one ``offline_files`` makes."""
+    return path == WORKER or f"/{MANIFEST_DIR}/" in path
+
+
+def read_worker_data(script: str) -> dict[str, Any] | None:
+    """The build's data in a written ``sw.js`` (``None``: not a qbank worker's)."""
+    for line in script.splitlines():
+        if line.startswith("self.QBANK = ") and line.endswith(";"):
+            data = json.loads(line[len("self.QBANK = ") : -1])
+            return data if isinstance(data, dict) else None
+    return None
+
+
+def manifests(site: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every field manifest of a built site: (site-root path, parsed manifest)."""
+    for path in sorted(site.glob(f"*/{MANIFEST_DIR}/*.json")):
+        if path.name != SUMMARY and not path.name.endswith(TERMS_SUFFIX):
+            yield path.relative_to(site).as_posix(), json.loads(path.read_bytes())
+
+
+def worker_text(locale: str) -> dict[str, str]:
+    """The worker's text in ``locale``: the page it shows for a page never kept."""
+    table = strings_for(locale)["offline"]
+    return {"title": table["page_title"], "text": table["page_text"], "home": table["page_home"]}
+
+
+def write_site_offline(
+    site: Path, bank: Bank, shell: Iterable[str], *, tree: bool = False
+) -> OfflineFiles:
+    """Write ``sw.js`` and every locale's field manifests into the built ``site`` (``tree``:
+    a ``qbank build`` docs folder; ``shell``: qbank's assets, which every reader keeps)."""
+    locales = bank.catalog.locales
+    made = offline_files(
+        site,
+        locales,
+        list(bank.catalog.fields),
+        shell,
+        {locale: worker_text(locale) for locale in locales},
+        tree=tree,
+    )
+    write_offline(site, made)
+    return made
+
+
+def write_worker(site: Path, data: dict[str, Any] | None) -> None:
+    """Write ``sw.js`` into ``site`` (``data`` None: the worker that removes itself)."""
+    site.mkdir(parents=True, exist_ok=True)
+    (site / WORKER).write_bytes(worker_script(data))
+
+
+def offline_problems(site: Path) -> Iterator[tuple[str, str]]:
+    """What is wrong with the offline files of the built ``site``, as (file, message): the
+    worker's list of files (shell, home page, each locale's pages) against the site, each
+    manifest's files (present, of the stated size and digest) and build against the
+    worker's, the build id against the files served now, and the home page's theme files
+    against the shell. A site without ``sw.js`` has nothing to check."""
+    worker = site / WORKER
+    if not worker.is_file():
+        return
+    data = read_worker_data(worker.read_text("utf-8", "replace"))
+    if data is None:
+        yield WORKER, "not a qbank worker: its first line holds no build data"
+        return
+    if data.get("off"):
+        yield WORKER, "the worker that removes itself (mkdocs serve's) is not for a built site"
+        return
+    files = site_files(site)
+    build = build_id(files)
+    exact = not data.get("tree")  # (a tree's figures are of its Markdown, not these files)
+    if exact and data.get("build") != build:
+        yield (
+            WORKER,
+            (
+                f"build {data.get('build')} does not match the files served ({build}): a file"
+                " changed after the build, so readers' kept copies would mix two builds"
+            ),
+        )
+    listed = [*data.get("shell", []), *([data["home"]] if data.get("home") else [])]
+    listed += [p for pages in data.get("locales", {}).values() for p in pages]
+    for path in listed:
+        if path not in files:
+            yield WORKER, f"lists {path}, which the site does not have"
+    home = data.get("home") or ""
+    if home in files:
+        text = (site / home).read_text("utf-8", "replace")
+        for asset in page_assets(text, home, files) if exact else ():
+            if asset not in data.get("shell", []):
+                yield WORKER, f"the shell lacks {asset}, which {home} loads"
+    for path, manifest in manifests(site):
+        if manifest.get("build") != data.get("build"):
+            yield path, f"build {manifest.get('build')} is not the worker's {data.get('build')}"
+        total = 0
+        for name, size, digest in manifest.get("files", []):
+            found = files.get(name)
+            if found is None and is_offline_file(name) and (site / name).is_file():
+                share = (site / name).read_bytes()  # (the field's terms share: not served)
+                found = SiteFile(len(share), _digest(share))
+            if found is None:
+                yield path, f"lists {name}, which the site does not have"
+            elif exact and (found.size, found.digest) != (size, digest):
+                yield path, f"{name}: size or digest differs from the file's"
+            total += size
+        if total != manifest.get("bytes"):
+            yield path, f"bytes {manifest.get('bytes')} is not the sum of its files ({total})"
