@@ -31,12 +31,14 @@ lint: $(STAMP)
 
 # The whole check, as CI runs it: lint, then every test (browser, wheel, serve, publishers).
 test: lint
-	$(BIN)/python -m pytest --durations=15
+	$(BIN)/python -m pytest -m "not serial" -n 2 --dist loadfile --durations=15
+	$(BIN)/python -m pytest -m serial -q
 
 # The edit-test loop: no browser, no wheel, no serve, no publishers; both cores; Hypothesis's
 # dev profile (a tenth of the examples). The lint runs in `make test`.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not browser and not slow" -n 2 --dist loadfile --durations=10 -q
+	$(BIN)/python -m pytest -m "not browser and not slow and not serial" -n 2 --dist loadfile --durations=10 -q
+	$(BIN)/python -m pytest -m "serial and not slow" -q
 
 # The sample bank through `qbank build`, published by each publisher without the plugin.
 publishers: $(STAMP)

@@ -48,10 +48,17 @@ SLOW_MODULES = {
 }
 
 
+# Modules that fork helper processes and check it: they need a process with no other thread
+# (qbank forks only then), which a pytest-xdist worker is not. `make test` runs them apart.
+SERIAL_MODULES = {"test_live_lifetimes"}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if item.path.stem in SERIAL_MODULES:
+            item.add_marker(pytest.mark.serial)
         # A test that drives Chromium is a browser test, marked or not.
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)

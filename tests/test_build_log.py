@@ -39,8 +39,11 @@ def test_each_phase_is_logged_once_with_its_timing(tmp_path: Path) -> None:
             f"qbank: {locale}: search index written, {counts[locale]} questions",
         ]
     expected.append(f"qbank: site published to {tmp_path / 'site'}")
+    # the offline worker's files, named by the build's id (a hash of the served files)
+    expected.append(r"qbank: offline files: build [0-9a-f]{16}")
     for phase in expected:
-        found = [line for line in lines if re.fullmatch(re.escape(phase) + TIMED, line)]
+        pattern = phase if phase.endswith("{16}") else re.escape(phase)
+        found = [line for line in lines if re.fullmatch(pattern + TIMED, line)]
         assert len(found) == 1, f"{phase!r} logged {len(found)} times:\n" + "\n".join(lines)
     assert len(lines) == len(expected), "lines besides the phases:\n" + "\n".join(lines)
     assert (tmp_path / "site" / "tr" / "index.html").is_file()

@@ -22,7 +22,7 @@ from qbank.tools.verify import verify_site
 
 CATALOG = """\
 title: {en: Warned Bank, tr: Uyarılı Banka}
-locales: [en, tr]
+locales: [en, tr, zh]  # no name in zh: the catalog's warning
 seniorities:
   junior: {en: Junior}
   mid: {en: Mid-level}
@@ -67,6 +67,7 @@ KINDS: dict[str, tuple[str, dict[str, Any] | None]] = {
     ),
     "nearly the same prompt": ("near-b.yaml", _choice(5004, NEAR + " today?")),
     "topic has no questions": ("", None),  # the catalog's empty topic
+    "no name of the catalog is in": ("", None),  # zh, a locale just added
     "no explanation": ("no-explanation.yaml", _choice(5005, "Why no explanation?")),
     "shows as the text typed": (
         "tag-as-text.yaml",

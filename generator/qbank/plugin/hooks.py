@@ -344,8 +344,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 started = time.monotonic()
                 made = write_site_offline(Path(config.site_dir), self.shared.bank, SHELL)
                 phase(started, "offline files: build %s", made.build)
-            staged, self.staged = self.staged, None
-            staged.publish(config, self.started)
+            self.staged.publish(config, self.started)  # (a failure: on_build_error discards it)
+            self.staged = None
 
     on_post_build = CombinedEvent(_build_locales, _publish)
 

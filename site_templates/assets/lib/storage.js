@@ -199,6 +199,9 @@ export function migrateStorage() {
     if (schema < SCHEMA) {
       const found = state().data; // an unreadable key: its own check sets it aside
       for (const [name, value] of Object.entries(migrate(found, schema))) {
+        // a key the step leaves as it was keeps its stored bytes (a damaged one is set aside
+        // by its own check, byte for byte)
+        if (JSON.stringify(value) === JSON.stringify(found[name])) continue;
         localStorage.setItem(PREFIX + name, JSON.stringify(value));
       }
     }
