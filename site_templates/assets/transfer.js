@@ -66,12 +66,15 @@ class Transfer {
     copy.addEventListener("click", () => this.copy());
     copy.hidden = !deflates(); // the file still works
     const input = box.querySelector(".qb-transfer__file");
-    input.addEventListener("change", () => {
+    const chosen = () => {
       const file = input.files && input.files[0];
       input.value = "";
       if (file) this.attempt(() => (file.size > BIGGEST ? Promise.reject(new Refusal("progress_err_big")) : file.text()));
-    });
+    };
+    input.addEventListener("change", chosen);
     this.fromLink();
+    // a file picked while this module was still loading (the box shows before it mounts)
+    if (input.files && input.files.length) chosen();
   }
 
   say(key, values, alert) {
