@@ -223,13 +223,14 @@ def build_site(tmp_path: Path, content_dir: Path, **overrides: Any) -> Path:
 
 
 def write_serve_config(folder: Path) -> None:
-    """An mkdocs.yml (and empty docs/) in ``folder`` serving ``folder/content`` with qbank."""
+    """An mkdocs.yml (and empty docs/) in ``folder`` serving ``folder/content`` with qbank,
+    with the opt-in ``bank.json`` (the serve tests follow its background writer)."""
     (folder / "docs").mkdir()
     config = {
         "site_name": "Small Bank",
         "docs_dir": "docs",
         "theme": {"name": "material"},
-        "plugins": [{"qbank": {"content_dir": "content"}}],
+        "plugins": [{"qbank": {"content_dir": "content", "bank_json": True}}],
     }
     (folder / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
 

@@ -3,6 +3,7 @@ each publisher's real build of it (MkDocs 1.6 without the plugin, ProperDocs, Ze
 
 from __future__ import annotations
 
+import json
 import dataclasses
 import re
 import subprocess
@@ -47,7 +48,7 @@ def test_tree_holds_every_page_the_assets_data_and_index(tmp_path: Path, small_b
     for locale in ("en", "tr", "zh"):
         for path in page_paths(bank, locale):
             assert (docs / path).is_file(), path
-        assert (docs / locale / "api/bank.json").is_file()
+        assert not (docs / locale / "api/bank.json").exists()  # opt-in: bank_json
         assert (docs / locale / "api/search/index.json").is_file()
         assert (docs / locale / "api/practice/backend/junior.json").is_file()
     assert (docs / "index.md").is_file()
@@ -283,3 +284,12 @@ def test_a_watch_build_counts_every_file_it_writes(tmp_path: Path, small_bank: P
     offline = {p for p in on_disk if "/api/offline/" in p or p.endswith("/sw.js")}
     assert sorted(report.written) == sorted(on_disk - offline)
     assert any("/api/search/" in path for path in report.written)
+
+
+def test_the_tree_carries_bank_json_only_when_asked(tmp_path: Path, small_bank: Path) -> None:
+    """``bank_json: true`` in the plugin's settings: ``qbank build`` writes it as the
+    plugin's build does (the default tree has none: test above)."""
+    plugins = [{"qbank": {"content_dir": str(small_bank), "bank_json": True}}, "tags"]
+    docs = write_tree(tmp_path, small_bank, plugins=plugins) / "docs"
+    for locale in ("en", "tr", "zh"):
+        assert json.loads((docs / locale / "api/bank.json").read_text("utf-8"))["questions"]

@@ -152,7 +152,7 @@ def test_a_body_cache_is_written_only_by_the_thread_that_renders(tmp_path: Path)
     makes is handed to the rendering thread, never written into the cache meanwhile."""
     bank = load_bank(write_small_bank(tmp_path / "content"))
     cache = BodyCache()
-    options = dataclasses.replace(RenderOptions(), defer_files=True)
+    options = dataclasses.replace(RenderOptions(), defer_files=True, bank_json=True)
     site = render_site(bank, options, cache)
     bodies, topics = dict(cache.bodies), dict(cache.topics)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -10,10 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from selectolax.lexbor import LexborHTMLParser
-from sitebuild import ROOT
+from sitebuild import ROOT, build_site
 
 from qbank.bank.load import load_bank
 from qbank.tools.cli import main
+from qbank.tools.hosts import site_weight
 from qbank.tools.verify import verify_site
 
 CHOICE = "01a05d13-8d21-739a-baa2-7dab67be4001"  # ml-engineer/throughput, answer b
@@ -214,3 +216,52 @@ def test_not_a_site_folder(tmp_path: Path, built: tuple[Path, Path]) -> None:
     code, output = run_verify(tmp_path / "absent", built[1])
     assert code != 0
     assert "no such site folder" in output or "does not exist" in output
+
+
+# -- the site's weight against the hosts' limits (qbank.tools.hosts) ----------------------
+
+
+def test_a_default_site_has_no_bank_json_and_the_opt_in_writes_it(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
+    site, content = built
+    assert not list(site.glob("*/api/bank.json"))
+    opted = build_site(
+        tmp_path, content, plugins=[{"qbank": {"content_dir": str(content), "bank_json": True}}]
+    )
+    bank = load_bank(content)
+    for locale in ("en", "tr", "zh"):
+        data = json.loads((opted / locale / "api/bank.json").read_text("utf-8"))
+        assert len(data["questions"]) == sum(locale in e.locales for e in bank.entries)
+    code, output = run_verify(opted, content)
+    assert code == 0, output
+
+
+def test_verify_reports_the_site_against_each_host(built: tuple[Path, Path]) -> None:
+    site, content = built
+    code, output = run_verify(site, content)
+    assert code == 0, output
+    weight = site_weight(site)
+    assert weight.files == sum(1 for p in site.rglob("*") if p.is_file())
+    assert f"in {weight.files:,} files; largest file {weight.largest_path} (" in output
+    for host in ("GitHub Pages", "Cloudflare Pages", "GitLab Pages"):
+        assert f"  {host}: takes it" in output
+
+
+def test_verify_fails_a_site_github_pages_would_refuse(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A sparse file of 1.1 GB (no disk used; hosts count its size) pushes the site over
+    GitHub Pages' 1 GB and over Cloudflare's 25 MiB a file."""
+    site, content = built
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    (copy / "sw.js").unlink()  # the worker's list of files would name the copy's change
+    with (copy / "big.bin").open("wb") as out:
+        out.truncate(1_100_000_000)
+    code, output = run_verify(copy, content)
+    assert code == 1, output
+    assert "largest file big.bin (1.10 GB)" in output
+    assert "  GitHub Pages: refuses it: 1.10 GB" in output and "over its 1.00 GB a site" in output
+    assert "  Cloudflare Pages: refuses it: big.bin (1.10 GB) is over its 25.0 MiB a file" in output
+    assert "GitHub Pages would refuse this site" in output

@@ -43,6 +43,9 @@ class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
     page_size = c.Type(int, default=DEFAULT_PAGE_SIZE)
     """At most this many questions on a topic page; a bigger topic gets numbered pages
     (``<topic>/``, ``<topic>--2/``, …). 0: one page per topic whatever its size."""
+    bank_json = c.Type(bool, default=False)
+    """Also publish the whole bank as JSON at ``<locale>/api/bank.json`` (what ``qbank export
+    json`` writes; read by no page, so left out by default: 78 MB a locale at 30,000)."""
     offline = c.Type(bool, default=True)
     """Ship the service worker (``sw.js``) that keeps visited pages and kept fields for
     offline study; ``false`` leaves it out (``mkdocs serve`` never installs one)."""

@@ -143,6 +143,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.options = dataclasses.replace(
             render_options(config, self.repository, str(self.config.report_template)),
             page_size=page_size,
+            bank_json=bool(self.config.bank_json),
         )
         self.topic_url = topic_url(config.use_directory_urls, bank, page_size)
         default = bank.catalog.default_locale

@@ -99,6 +99,9 @@ class RenderOptions:
     defer_files: bool = False
     # At most this many questions on a topic page (0: no limit); more go to numbered parts.
     page_size: int = DEFAULT_PAGE_SIZE
+    # ``<locale>/api/bank.json`` (the whole bank as JSON, read by no page: 78 MB a locale at
+    # 30,000 questions) is written only when asked for (the plugin's ``bank_json``).
+    bank_json: bool = False
 
 
 @dataclass(frozen=True)
@@ -540,7 +543,8 @@ class _Renderer:
                         site.files[target] = source.read_bytes()
 
     def practice_files(self, site: RenderedSite) -> None:
-        """The mock interview's JSON and the bank's JSON API (``<locale>/api/bank.json``)."""
+        """The mock interview's JSON, the match data and, with ``bank_json``, the bank's JSON
+        API (``<locale>/api/bank.json``)."""
         for locale in self.locales:
             if self.options.defer_files:
                 site.deferred[locale] = partial(self.data_files, locale)
@@ -565,8 +569,9 @@ class _Renderer:
             yield path, (data,)
         if api:
             yield match_path(locale), (self.match_data(locale),)
-            head = bank_json(self.bank, locale, questions=False)
-            yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
+            if self.options.bank_json:
+                head = bank_json(self.bank, locale, questions=False)
+                yield f"{locale}/api/bank.json", self._bank_json_chunks(head, locale)
 
     def match_data(self, locale: str) -> bytes:
         """``match_file`` of ``locale``, made once per render (a serve writer asks twice),

@@ -398,9 +398,12 @@ def export(kind: str, out: Path, locale: str | None, content: Path, quiet: bool)
 def verify(site_dir: Path, content: Path) -> None:
     """Check a built SITE_DIR against the bank: every question once per locale with its
     options and answer key, no missing asset, no third-party script, style or font, and
-    internal links (with their anchors) that resolve. Exits 1 listing every problem.
+    internal links (with their anchors) that resolve. Prints the site's size, file count
+    and largest file against GitHub Pages, Cloudflare Pages and GitLab Pages, and fails
+    when GitHub Pages would refuse the site. Exits 1 listing every problem.
     """
     from qbank.bank.problems import display_path
+    from qbank.tools.hosts import GITHUB_PAGES, host_report, refusals, site_weight
     from qbank.tools.verify import verify_site
 
     if not site_dir.is_dir():
@@ -409,8 +412,19 @@ def verify(site_dir: Path, content: Path) -> None:
     problems = verify_site(site_dir, bank, display_path(content))
     for problem in problems:
         click.echo(problem.format_text())
-    if problems:
-        click.echo(f"{len(problems)} problem(s) in {display_path(site_dir)}", err=True)
+    weight = site_weight(site_dir)
+    for line in host_report(weight):
+        click.echo(line)
+    too_big = refusals(weight, GITHUB_PAGES)
+    if too_big:
+        click.echo(
+            f"{display_path(site_dir)}: GitHub Pages would refuse this site: {'; '.join(too_big)};"
+            " expected a site it takes (fewer questions or locales a site, or another host)",
+            err=True,
+        )
+    if problems or too_big:
+        if problems:
+            click.echo(f"{len(problems)} problem(s) in {display_path(site_dir)}", err=True)
         sys.exit(1)
     click.echo(f"ok: {len(bank.entries)} question(s) verified in {display_path(site_dir)}")
 

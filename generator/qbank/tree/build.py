@@ -177,6 +177,11 @@ def _offline_file(path: str) -> bool:
     return path.startswith(f"{DOCS}/") and is_offline_file(path[len(DOCS) + 1 :])
 
 
+def bank_json_of(user: dict[str, Any]) -> bool:
+    """Whether the tree carries ``<locale>/api/bank.json`` (the qbank plugin's ``bank_json``)."""
+    return _qbank_settings(user).get("bank_json", False) is True
+
+
 def page_size_of(user: dict[str, Any], path: Path) -> int:
     """The ``page_size`` of the qbank plugin's settings in the user's mkdocs.yml (read
     as the plugin reads it: at most that many questions on a topic page, 0 for no limit)."""
@@ -458,7 +463,9 @@ class TreeBuilder:
             branch_of(edit_uri, "main"),
             self.report_template,
         )
-        return dataclasses.replace(options, page_size=page_size_of(user, self.config_file))
+        return dataclasses.replace(
+            options, page_size=page_size_of(user, self.config_file), bank_json=bank_json_of(user)
+        )
 
     def build(self, progress: Report = no_progress) -> TreeReport:
         """Load, render and write the tree; raises ``ContentError`` (nothing written) when
