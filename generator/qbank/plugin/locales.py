@@ -153,7 +153,7 @@ def finish_locale(
 
 
 class LocaleBuilds:
-    """The forked process building the other locales of one ``mkdocs build``."""
+    """The forked processes building the other locales of one ``mkdocs build``."""
 
     def __init__(self) -> None:
         self.running: dict[str, tuple[int, Path]] = {}  # locale → (pid, its folder)
@@ -167,14 +167,16 @@ class LocaleBuilds:
         build: BuildLocale,
         index: IndexLocale | None,
     ) -> None:
-        """Fork one process that builds the bank's locales but the first (``build``), one
-        after the other, and then writes (``index``; None: none) the search indexes the
-        parent has not claimed; the child writes into folders beside the site, ``collect``
-        renames them into place."""
+        """Fork the processes that build the bank's locales but the first (``build``): one
+        per core beside this one (``os.cpu_count()``; 2 cores: one process for every other
+        locale, one after the other), never more than there are locales; each then writes
+        (``index``; None: none) the search indexes no other process has claimed. The
+        children write into folders beside the site, ``collect`` renames them into place."""
         locales = bank.catalog.locales
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
-        if not fork_is_safe() or (os.cpu_count() or 1) < 2:
+        cores = os.cpu_count() or 1
+        if not fork_is_safe() or cores < 2:
             return  # (every locale is then built here, one after the other: ``collect``)
         folders = {
             locale: Path(tempfile.mkdtemp(prefix=f".qbank-{locale}-", dir=parent))
@@ -182,30 +184,36 @@ class LocaleBuilds:
         }
         if not folders:
             return
+        costs = {locale: expected_cost(bank, locale) for locale in folders}
+        by_cost = sorted(folders, key=lambda locale: -costs[locale])  # (stable: ties in order)
         claims = None
         if index is not None:
-            costs = {locale: expected_cost(bank, locale) for locale in folders}
             claims = IndexClaims(
-                Path(tempfile.mkdtemp(prefix=".qbank-claims-", dir=parent)),
-                sorted(folders, key=lambda locale: -costs[locale]),  # (stable: ties in order)
+                Path(tempfile.mkdtemp(prefix=".qbank-claims-", dir=parent)), by_cost
             )
+        shares: list[list[str]] = [[] for _ in range(min(cores - 1, len(folders)))]
+        for number, locale in enumerate(by_cost):  # the costliest first, round the processes
+            shares[number % len(shares)].append(locale)
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
-        pid = os.fork()
-        if pid == 0:  # the child: build, report by exit status, never return into MkDocs
+        running = {}
+        for share in shares:
+            pid = os.fork()
+            if pid == 0:  # a child: build, report by exit status, never return into MkDocs
 
-            def build_all() -> None:
-                for locale, folder in folders.items():
-                    build(locale, folder)
-                for locale in claims.order if claims else ():
-                    if index is not None and claims is not None and claims.claim(locale):
-                        index(locale, folders[locale])
+                def build_all(share: list[str] = share) -> None:
+                    for locale in sorted(share, key=locales.index):
+                        build(locale, folders[locale])
+                    for locale in claims.order if claims else ():
+                        if index is not None and claims is not None and claims.claim(locale):
+                            index(locale, folders[locale])
 
-            end_child(build_all)
+                end_child(build_all)
+            running.update({locale: (pid, folders[locale]) for locale in share})
         gc.unfreeze()
         self.claims = claims
-        self.running = {locale: (pid, folder) for locale, folder in folders.items()}
+        self.running = {locale: running[locale] for locale in folders}
 
     def index_here(self, bank: Bank, scratch: Path, topic_url: TopicUrl) -> dict[str, Path]:
         """Write into ``scratch`` the indexes of the locales the child builds that this
@@ -264,10 +272,11 @@ class LocaleBuilds:
 
     def stop(self) -> None:
         """End the locale process (after a failure) and drop its output."""
-        for pid, folder in self.running.values():
+        for pid in {pid for pid, _folder in self.running.values()}:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
                 os.waitpid(pid, 0)
+        for _pid, folder in self.running.values():
             shutil.rmtree(folder, ignore_errors=True)
         self.running = {}
         self.exits = {}

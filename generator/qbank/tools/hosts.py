@@ -74,7 +74,8 @@ def refusals(weight: Weight, host: Host) -> list[str]:
         found.append(f"{weight.files:,} files is over its {host.files:,} files")
     if host.per_file is not None and weight.largest > host.per_file:
         found.append(
-            f"{weight.largest_path} ({_size(weight.largest)}) is over its {_size(host.per_file)} a file"
+            f"{weight.largest_path} ({_size(weight.largest)})"
+            f" is over its {_size(host.per_file)} a file"
         )
     return found
 
