@@ -44,6 +44,7 @@ each query's bytes as a share of the plain site's (d) index of that locale.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import hashlib
 import http.client
@@ -70,6 +71,7 @@ import uuid6
 import yaml
 
 from qbank.site.theme import DEFAULT_PALETTE
+from qbank.tools.hosts import site_weight
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -715,6 +717,17 @@ def main(argv: list[str] | None = None) -> int:
         "  search index on disk, every locale: "
         + ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in search.items())
     )
+
+    sites = {"qbank": project / "site", "plain": plain_site}
+    figures["site"] = {kind: dataclasses.asdict(site_weight(site)) for kind, site in sites.items()}
+    for kind, weight in figures["site"].items():
+        print(
+            f"  whole site, {kind:<5}: {weight['total'] / 1e6:7.1f} MB"
+            f" in {weight['files']:,} files;"
+            f" largest {weight['largest_path']} {weight['largest'] / 1e6:.1f} MB"
+        )
+    site_ratio = figures["site"]["qbank"]["total"] / figures["site"]["plain"]["total"]
+    print(f"  ratio site bytes c/d {site_ratio:5.2f}")
 
     figures["weight"] = weights(work, quiz, jobs)
     plain_total = figures["weight"]["plain"]["html"] + sum(

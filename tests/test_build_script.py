@@ -3,8 +3,8 @@ each publisher's real build of it (MkDocs 1.6 without the plugin, ProperDocs, Ze
 
 from __future__ import annotations
 
-import json
 import dataclasses
+import json
 import re
 import subprocess
 import sys
