@@ -103,6 +103,16 @@ def wait_kept(page: Any, path: str) -> None:
     page.wait_for_function(KEPT, arg=f"/{path}", timeout=20_000)
 
 
+# Until the site's registration has a worker waiting (30 s at most): true when it has.
+WAITING_WORKER = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  for (let tries = 0; tries < 300 && !registration.waiting; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Boolean(registration.waiting);
+}"""
+
+
 def wait_controlled(page: Any) -> None:
     page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=20_000)
 
@@ -190,7 +200,10 @@ def test_a_new_build_waits_for_the_reader_and_never_mixes(
     tab.evaluate("() => localStorage.setItem('qbank:v1:progress', '{}')")
     tab.context.set_offline(True)
     site.serve(second)
-    tab.context.set_offline(False)
+    tab.context.set_offline(False)  # ("online": the page asks for the worker's update)
+    # The new build's worker installs and waits (a reload while it is still installing races
+    # its install in Chromium: the navigation can be aborted, a reader's reload repeated).
+    assert tab.evaluate(WAITING_WORKER), "the new build's worker never installed"
     tab.reload()  # still the first build, from the worker: the notice says a new one waits
     notice = tab.locator(".qb-offline-update")
     notice.wait_for(timeout=30_000)
