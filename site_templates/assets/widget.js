@@ -6,6 +6,7 @@
  * its own through `record`. */
 import { h, idFor } from "./lib/dom.js";
 import { whenIdle } from "./lib/site.js";
+import { otherParts, partLinks } from "./lib/parts.js";
 import { load, save } from "./lib/storage.js";
 import { PROGRESS } from "./lib/shapes.js";
 import { t } from "./lib/text.js";
@@ -407,6 +408,10 @@ function buildTools(qs) {
     if (d && !diffs.includes(d)) diffs.push(d);
   });
   const order = Object.keys(names);
+  if (partLinks().length) { // one of several parts: the filters choose over all of them
+    order.forEach(l => { if (!levels.includes(l)) levels.push(l); });
+    ["1", "2", "3"].forEach(d => { if (!diffs.includes(d)) diffs.push(d); });
+  }
   levels.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   diffs.sort();
   const own = document.querySelector(".qb-progress");
@@ -447,27 +452,87 @@ function headingOf(q) {
   return prev && /^H[1-6]$/.test(prev.tagName) ? prev : null;
 }
 
+/* Whether a question ({ id, levels, difficulty }) passes the filters. */
+function passes(item, filter, p) {
+  return (!filter.level || item.levels.includes(filter.level)) &&
+    (!filter.difficulty || item.difficulty === filter.difficulty) &&
+    !(filter.hide && p[item.id] && !fresh[item.id]);
+}
+
+function itemOf(q) {
+  return { id: q.getAttribute("data-qid"), levels: (q.getAttribute("data-level") || "").split(/\s+/),
+    difficulty: q.getAttribute("data-difficulty") || "" };
+}
+
+let filterRound = 0;
 function applyFilters() {
   const form = document.querySelector(".qb-filters");
   if (!form) return;
-  const level = form.elements.level.value;
-  const diff = form.elements.difficulty.value;
-  const hide = form.elements.hide.checked;
+  const filter = { level: form.elements.level.value, difficulty: form.elements.difficulty.value,
+    hide: form.elements.hide.checked };
   const p = progress();
   const qs = pageQuestions();
   let shown = 0;
   qs.forEach(q => {
-    const levels = (q.getAttribute("data-level") || "").split(/\s+/);
-    const ok = (!level || levels.includes(level)) &&
-      (!diff || q.getAttribute("data-difficulty") === diff) &&
-      !(hide && p[q.getAttribute("data-qid")] && !fresh[q.getAttribute("data-qid")]);
+    const ok = passes(itemOf(q), filter, p);
     q.hidden = !ok;
     const heading = headingOf(q);
     if (heading) heading.hidden = !ok;
     if (ok) shown++;
   });
   hideEmptyGroups(qs);
-  form.querySelector(".qb-shown").textContent = t("shown") + shown + t("ofN") + qs.length;
+  const out = form.querySelector(".qb-shown");
+  const here = t("shown") + shown + t("ofN") + qs.length;
+  out.textContent = here;
+  carryFilters();
+  wholeTopic(filter, shown, qs.length, out, here);
+}
+
+/* On one of several parts, a filter counts the other parts too (lib/parts.js fetches them
+ * once): "16 of 19 · 41 of 55 on all 3 pages", and each pager number says how many of its
+ * questions pass. */
+function wholeTopic(filter, shown, total, out, here) {
+  const round = ++filterRound;
+  const active = filter.level || filter.difficulty || filter.hide;
+  document.querySelectorAll(".qb-part-count").forEach(n => { n.remove(); });
+  if (!active || !partLinks().length) return;
+  otherParts().then(parts => {
+    if (round !== filterRound) return;
+    const p = progress();
+    let all = shown;
+    let whole = total;
+    let known = true;
+    parts.forEach(part => {
+      if (!part.questions) {
+        known = false;
+        return;
+      }
+      const n = part.questions.filter(item => passes(item, filter, p)).length;
+      all += n;
+      whole += part.questions.length;
+      const badge = h("span", { class: "qb-part-count" }, ` (${n})`);
+      badge.title = t("shownPart").replace("{n}", n);
+      part.link.appendChild(badge);
+    });
+    if (!known) return;
+    out.textContent = `${here} · ${t("shownAll").replace("{n}", all).replace("{total}", whole)
+      .replace("{pages}", parts.length + 1)}`;
+  });
+}
+
+/* The pager's links keep the filters: the next part shows what this one shows. */
+function carryFilters() {
+  const form = document.querySelector(".qb-filters");
+  document.querySelectorAll(".qb-pages a[href]").forEach(a => {
+    const url = new URL(a.href);
+    ["level", "difficulty"].forEach(name => {
+      if (form && form.elements[name].value) url.searchParams.set(name, form.elements[name].value);
+      else url.searchParams.delete(name);
+    });
+    if (form && form.elements.hide.checked) url.searchParams.set("hide", "answered");
+    else url.searchParams.delete("hide");
+    a.href = url.href;
+  });
 }
 
 /* A heading that groups questions (a topic on a seniority page) hides with them. */
@@ -613,20 +678,15 @@ function land(node) {
  * sent on to the page that holds it, looked up in the other pages only when needed. */
 let lookedUp = "";
 function findOnOtherPart(qid) {
-  const links = document.querySelectorAll(".qb-pages-top a[href]");
-  if (!links.length || lookedUp === qid || !window.fetch) return;
+  if (lookedUp === qid || !partLinks().length) return;
   lookedUp = qid;
-  const wanted = `id="q-${qid}"`;
-  Array.prototype.forEach.call(links, a => {
-    const url = a.href.split("#")[0];
-    if (a.rel === "prev" || a.rel === "next") return;
-    fetch(url).then(r => r.ok ? r.text() : "").then(text => {
-      if (lookedUp === qid && text.includes(wanted)) {
-        lookedUp = "";
-        location.replace(`${url}#q-${qid}`);
-      }
-    }).catch(() => { /* offline: the reader stays on this page */ });
-  });
+  otherParts().then(parts => {
+    const part = parts.find(one => one.questions && one.questions.some(q => q.id === qid));
+    if (part && lookedUp === qid) {
+      lookedUp = "";
+      location.replace(`${part.url}#q-${qid}`);
+    }
+  }); // (offline: the reader stays on this page)
 }
 function keepAnchor() {
   document.querySelectorAll("a.md-select__link[hreflang]").forEach(a => {

@@ -210,6 +210,51 @@ def test_progress_counts_the_whole_topic(tab: Any, built: tuple[str, Path, Path]
     assert question in stored
 
 
+def test_filters_count_every_part_and_the_pager_keeps_them(
+    tab: Any, built: tuple[str, Path, Path]
+) -> None:
+    """Issue 33.7: on one part of five, a filter says how many pass on this page and on all
+    the topic's pages, each pager number says how many of its own pass, and the next part
+    opens with the same filters."""
+    content = built[2]
+    easy = {qid(n) for n in range(1, BIG + 1) if n % 3 == 0}  # difficulty 1 (messy bank)
+    per_part = [sum(1 for q in ids if q in easy) for ids in parts(content)]
+    answered = [q for q in parts(content)[0] if q in easy][:2]  # two, on part 1
+    tab.goto(part(1))
+    stored = {q: {"t": "javascript/closures", "ts": 1, "r": 1} for q in answered}
+    tab.evaluate("(p) => localStorage.setItem('qbank:v1:progress', JSON.stringify(p))", stored)
+    tab.goto(part(3))
+    tab.locator(".qb-filters select[name=difficulty]").select_option("1")
+    shown = tab.locator(".qb-shown")
+    expect(shown).to_have_text(
+        f"Questions shown: {per_part[2]} of 50 · {sum(per_part)} of {BIG} on all 5 pages"
+    )
+    pager = tab.locator(".qb-pages-top")
+    for n in (1, 2, 4, 5):
+        expect(pager.locator("a:not([rel])", has_text=re.compile(rf"^{n}\b"))).to_have_text(
+            f"{n} ({per_part[n - 1]})"
+        )
+    tab.locator(".qb-filters input[name=hide]").check()
+    expect(shown).to_have_text(
+        f"Questions shown: {per_part[2]} of 50 · {sum(per_part) - 2} of {BIG} on all 5 pages"
+    )
+    expect(pager.locator("a:not([rel])").first).to_have_text(f"1 ({per_part[0] - 2})")
+    tab.locator(".qb-pages-end a[rel=next]").click()
+    tab.wait_for_url(
+        re.compile(r"/closures--4/\?(difficulty=1&hide=answered|hide=answered&difficulty=1)$")
+    )
+    expect(tab.locator(".qb-filters select[name=difficulty]")).to_have_value("1")
+    expect(tab.locator(".qb-filters input[name=hide]")).to_be_checked()
+    expect(shown).to_contain_text(f"Questions shown: {per_part[3]} of 50")
+    visible = tab.locator(".qb-q:not([hidden])")
+    expect(visible).to_have_count(per_part[3])
+    tab.locator(".qb-filters select[name=difficulty]").select_option("")
+    tab.locator(".qb-filters input[name=hide]").uncheck()
+    expect(shown).to_have_text("Questions shown: 50 of 50")  # no filter: no fetch, no badge
+    expect(tab.locator(".qb-part-count")).to_have_count(0)
+    assert "?" not in str(tab.locator(".qb-pages-end a[rel=next]").evaluate("a => a.href"))
+
+
 def test_language_switcher_keeps_the_question(tab: Any, built: tuple[str, Path, Path]) -> None:
     content = built[2]
     # on Turkish part 2: the switcher links the Turkish topic's first page, which sends
