@@ -8,7 +8,8 @@ import { h, idFor } from "./lib/dom.js";
 import { whenIdle } from "./lib/site.js";
 import { otherParts, partLinks } from "./lib/parts.js";
 import { load, save } from "./lib/storage.js";
-import { PROGRESS } from "./lib/shapes.js";
+import { standing as mastery, studyDays } from "./lib/mastery.js";
+import { PROGRESS, REVIEW } from "./lib/shapes.js";
 import { t } from "./lib/text.js";
 
 /* Answered during this page view: "hide answered" leaves them until the filter changes,
@@ -167,12 +168,15 @@ function enhanceSome(deadline) {
 }
 
 /* A small badge saying how the reader did last time (and the pressed rating). */
+const MARKS = { mastered: "★ ", relearned: "✓ ", right: "✓ ", wrong: "✗ ", rated: "● " };
 function showStatus(q, p) {
-  const r = (p || progress())[q.getAttribute("data-qid")];
-  q.classList.toggle("qb-done", !!r);
+  const id = q.getAttribute("data-qid");
+  const r = (p || progress())[id];
+  const standing = mastery(r, load(REVIEW)[id]);
+  q.classList.toggle("qb-done", !!standing);
   const meta = q.querySelector(".qb-meta") || q;
   let badge = meta.querySelector(".qb-status");
-  if (!r) {
+  if (!standing) {
     if (badge) badge.remove();
     q.querySelectorAll(".qb-rate-btn").forEach(b => { b.setAttribute("aria-pressed", "false"); });
     return;
@@ -181,12 +185,10 @@ function showStatus(q, p) {
     badge = h("span", { class: "qb-status" });
     meta.appendChild(badge);
   }
-  const s = t("status");
-  const word = r.s ? s[r.s] : r.r ? s.right : s.wrong;
-  badge.textContent = (r.r ? "✓ " : r.s ? "● " : "✗ ") + word;
-  badge.setAttribute("data-state", r.s ? "rated" : r.r ? "right" : "wrong");
+  badge.textContent = MARKS[standing.state] + t("status")[standing.word];
+  badge.setAttribute("data-state", standing.state);
   q.querySelectorAll(".qb-rate-btn").forEach(b => {
-    b.setAttribute("aria-pressed", String(b.getAttribute("data-rate") === r.s));
+    b.setAttribute("aria-pressed", String(!!r && b.getAttribute("data-rate") === r.s));
   });
 }
 
@@ -370,7 +372,47 @@ function fillPageProgress(box) {
   box.appendChild(row);
 }
 
+/* A field's or specialization's table of topics: a column of the reader's progress on each
+ * (answered of its questions, right now, mastered), after each topic's marker. */
+function topicRows(p) {
+  const reviews = load(REVIEW);
+  document.querySelectorAll(".qb-topic-row[data-key]").forEach(marker => {
+    const row = marker.closest("tr");
+    const table = row && row.closest("table");
+    if (!table) return;
+    if (!table.hasAttribute("data-qb-progress")) {
+      table.setAttribute("data-qb-progress", "");
+      const head = table.querySelector("thead tr");
+      if (head) head.appendChild(h("th", { class: "qb-topic-cell" }, t("progress")));
+      table.querySelectorAll("tbody tr").forEach(tr => {
+        tr.appendChild(h("td", { class: "qb-topic-cell" }));
+      });
+    }
+    const cell = row.querySelector("td.qb-topic-cell");
+    const total = parseInt(marker.getAttribute("data-total") || "0", 10);
+    const ids = scoped(marker.getAttribute("data-key") || "");
+    const states = ids.map(id => (mastery(p[id], reviews[id]) || {}).state);
+    const right = states.filter(s => s === "right" || s === "relearned" || s === "mastered").length;
+    const mastered = states.filter(s => s === "mastered").length;
+    const star = mastered ? " · ★ " + mastered : ""; // (no template inside a template: rjsmin)
+    cell.textContent = ids.length ? Math.min(ids.length, total) + t("ofN") + total + " " +
+      t("answered") + " · " + right + t("rightN") + star : "";
+  });
+}
+
+/* The home page's line of study days: answered today, and the streak of days in a row. */
+function streak(p) {
+  const line = document.querySelector(".qb-streak");
+  if (!line) return;
+  const days = studyDays(p, load(REVIEW), Date.now());
+  line.hidden = !days.streak;
+  line.textContent = days.streak ? t("studyToday").replace("{n}", days.today) + " · " +
+    t("streak").replace("{n}", days.streak) : "";
+}
+
 function refreshPage() {
+  topicRows(progress());
+  streak(progress());
   document.querySelectorAll(".qb-progress[data-key]:not(.qb-page-progress)").forEach(fillProgress);
   const own = document.querySelector(".qb-page-progress");
   if (own) fillPageProgress(own);

@@ -404,3 +404,52 @@ def test_a_generic_question_is_found_by_its_topic_name(tab: Any, locale: str, qu
     box.locator(".qb-search__input").fill(query)
     first = box.locator(".qb-search__result a").first
     expect(first).to_have_attribute("href", re.compile(f"/{locale}/javascript/closures/"))
+
+
+def test_progress_shows_mastery_per_topic_and_the_streak(tab: Any) -> None:
+    """Issue 33.8: a miss answered right on a later day, or in a review, is no longer shown
+    as wrong; a question the review schedule holds for weeks is mastered; the field's table
+    says how far the reader is in each topic; the home page counts the days in a row."""
+    day = 24 * 3600 * 1000
+    now = int(tab.evaluate("Date.now()"))
+    miss = {"t": "javascript/event-loop", "r": 0, "ts": now - 2 * day}
+    progress = {
+        qid(1001): {**miss, "rr": 1, "rts": now - day},  # right on a later day
+        qid(3): {**miss, "t": "javascript/closures"},  # right in a review, for weeks
+        qid(6): {"t": "javascript/closures", "r": 0, "ts": now, "rr": 1, "rts": now + 1},
+    }
+    review = {
+        qid(3): {
+            "t": "javascript/closures",
+            "r": 1,
+            "ts": now,
+            "n": 3,
+            "S": 30.0,
+            "D": 5.0,
+            "due": 99999,
+            "l": 1,
+        }
+    }
+    tab.goto("en/")
+    tab.evaluate(
+        """([p, r]) => { localStorage.setItem('qbank:v1:progress', JSON.stringify(p));
+                         localStorage.setItem('qbank:v1:review', JSON.stringify(r)); }""",
+        [progress, review],
+    )
+    tab.goto("en/javascript/event-loop/")
+    status = _question(tab, 1001).locator(".qb-status")
+    expect(status).to_have_attribute("data-state", "relearned")
+    expect(status).to_have_text("✓ right on a later try")
+    tab.goto(CLOSURES)
+    expect(_question(tab, 3).locator(".qb-status")).to_have_text("★ mastered")
+    # the retry a moment after the miss, the answer just shown: still wrong
+    expect(_question(tab, 6).locator(".qb-status")).to_have_attribute("data-state", "wrong")
+    tab.goto("en/javascript/")
+    table = tab.locator("table[data-qb-progress]").first
+    expect(table.locator("thead th").last).to_have_text("Progress")
+    row = table.locator("tr", has=tab.locator('.qb-topic-row[data-key="javascript/closures"]'))
+    expect(row.locator("td.qb-topic-cell")).to_have_text(f"2 of {BIG} answered · 1 right · ★ 1")
+    tab.goto("en/")
+    expect(tab.locator(".qb-streak")).to_have_text("Today: 2 answered · 3-day streak")
+    tab.goto("tr/")
+    expect(tab.locator(".qb-streak")).to_have_text("Bugün: 2 soru · 3 günlük seri")

@@ -729,6 +729,7 @@ class _Renderer:
                 topics.append(
                     {
                         "key": topic_key,
+                        "progress_key": f"{field_key}/{topic_key}",
                         "name": topic_name,
                         "count": len(here),
                         "missing": len(entries) - len(here),

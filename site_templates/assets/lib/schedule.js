@@ -19,10 +19,10 @@
  * topic-page retry after it is one more review. */
 
 import { Rating, fsrs } from "../vendor/ts-fsrs.js";
+import { day, rating } from "./grades.js";
 import { plain } from "./shapes.js";
 
-const DAY = 86400000;
-const RATED = { know: Rating.Good, partly: Rating.Hard, no: Rating.Again };
+export { day, rating };
 
 export const scheduler = fsrs({
   enable_fuzz: false,
@@ -30,23 +30,6 @@ export const scheduler = fsrs({
   learning_steps: [],
   relearning_steps: [],
 });
-
-/** The local calendar day of a time (ms): "today" turns at the reader's midnight. */
-export function day(ms) {
-  return Math.floor((ms - new Date(ms).getTimezoneOffset() * 60000) / DAY);
-}
-
-/** The FSRS rating (1 Again .. 4 Easy) of one answer: {g} a flashcard's rating, {s} an open
- * question's self-assessment, {r: 1|0} a choice (h: after a hint, which makes a known one
- * Hard); else undefined. */
-export function rating(result) {
-  if (!plain(result)) return undefined;
-  if (Number.isInteger(result.g) && result.g >= 1 && result.g <= 4) return result.g;
-  if (result.s !== undefined) return result.h && result.s === "know" ? Rating.Hard : RATED[result.s];
-  if (result.r === 0) return Rating.Again;
-  if (result.r === 1) return result.h ? Rating.Hard : Rating.Good;
-  return undefined;
-}
 
 /** A memory state after one review of `rated` at `ms`, from `before` ({S, D, ts, n, l}
  * or null for a question never reviewed): {S, D, ts, n, l, due: local day}. The days since
