@@ -318,6 +318,44 @@ def test_raw_links_are_published_with_nofollow(tab: Any) -> None:
     assert "noopener" in rel
 
 
+# -- 11. edit and source links (issue 33, point 3) -------------------------------------------
+
+REPO = "https://github.com/qbank-dev/qbank"
+TOPICS = ["javascript/closures/", "javascript/event-loop/", "javascript/bundlers/",
+          "backend/transactions/", "backend/indexing/"]  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", ["en", "tr", "zh"])
+def test_every_edit_link_opens_the_question_file_and_every_source_is_a_url(
+    tab: Any, locale: str
+) -> None:
+    """The site is built with this repository's own ``edit_uri`` (it names the bank's
+    folder): each question's Edit opens its file, the folder named once; a source's link is
+    its URL alone, the rest of the line ("(WHATWG, CC BY 4.0)") text beside it."""
+    links: list[dict[str, Any]] = []
+    for topic in TOPICS:
+        tab.goto(f"{locale}/{topic}")
+        links += tab.locator("div.qb-q").evaluate_all(
+            """nodes => nodes.map(q => ({
+                file: q.dataset.file,
+                edit: q.querySelector('a.qb-edit')?.href,
+                sources: [...q.querySelectorAll('.qb-source a')].map(a => a.getAttribute('href')),
+                sourceText: q.querySelector('.qb-source')?.textContent || '',
+            }))"""
+        )
+    assert len(links) >= 12
+    for link in links:
+        assert link["edit"] == f"{REPO}/edit/main/content/{link['file']}", link
+    sources = [link for link in links if link["sources"]]
+    assert len(sources) == 2  # microtasks and lost-update, in every locale
+    for link in sources:
+        for href in link["sources"]:
+            assert re.fullmatch(r"https://[^\s()]+", href), href
+    texts = " ".join(link["sourceText"] for link in sources)
+    assert "(WHATWG, CC BY 4.0)" in texts
+    assert "(PostgreSQL Licence)" in texts
+
+
 # -- axe --------------------------------------------------------------------------------------
 
 AXE_PAGES = [
