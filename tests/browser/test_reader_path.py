@@ -133,6 +133,53 @@ def test_permalink_shows_heading_below_header_and_marks_the_question(tab: Any) -
     expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
 
 
+def test_switching_language_on_an_untranslated_question_says_so_and_links_back(tab: Any) -> None:
+    """Issue 33, point 11: question 1 of closures is in English only (n % 3 != 0). The
+    switcher carries its anchor to the Turkish topic (cut into parts: none holds it); a notice
+    there says it is not translated and links back to it in English."""
+    n = 1
+    tab.goto(f"{CLOSURES}#q-{qid(n)}")
+    expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
+    origin = tab.url.split("#")[0]  # the part of the English topic that holds it
+    tab.hover(".md-header .md-select")
+    tab.click('a.md-select__link[hreflang="tr"]')
+    tab.wait_for_url(re.compile(rf"/tr/javascript/closures/#[qh]-{qid(n)}$"))
+    notice = tab.locator(".qb-not-here")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Henüz çevrilmedi")
+    expect(notice).to_contain_text("Bu soru henüz Türkçe diline çevrilmedi.")
+    back = notice.locator("a")
+    expect(back).to_have_count(1)  # the language the reader came from
+    expect(back).to_have_text("English dilinde okuyun")
+    assert back.evaluate("a => a.href") == f"{origin}#q-{qid(n)}"
+    assert "/en/javascript/closures" in origin
+    # the notice sits under the page's title, where the reader lands
+    top = notice.bounding_box()
+    assert top
+    assert top["y"] < 600
+    back.click()
+    tab.wait_for_url(f"{origin}#q-{qid(n)}")
+    expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
+    expect(tab.locator(".qb-not-here")).to_have_count(0)
+
+
+def test_a_link_to_a_question_a_locale_lacks_links_to_the_other_languages(tab: Any) -> None:
+    """Without a switch before it (a shared link), the notice on a small topic (no parts)
+    links the question in each other language of the site, in the page's language."""
+    side_effects = qid(2002)  # bundlers: English only
+    tab.goto(f"zh/javascript/bundlers/#q-{side_effects}")
+    notice = tab.locator(".qb-not-here")
+    expect(notice).to_contain_text("这道题还没有翻译成中文。")
+    links = notice.locator("a").evaluate_all("l => l.map(a => [a.textContent, a.href])")
+    assert [text for text, _ in links] == ["用English阅读", "用Türkçe阅读"]
+    assert all(href.endswith(f"/javascript/bundlers/#q-{side_effects}") for _, href in links)
+    tab.goto(f"zh/javascript/bundlers/#q-{qid(2001)}")  # translated? no: tree-shaking is en, tr
+    expect(tab.locator(".qb-not-here")).to_have_count(1)
+    tab.goto(f"tr/javascript/bundlers/#q-{qid(2001)}")  # it is on this page: no notice
+    expect(_question(tab, 2001)).to_have_class(re.compile(r"\bqb-target\b"))
+    expect(tab.locator(".qb-not-here")).to_have_count(0)
+
+
 # -- 4. honest progress -----------------------------------------------------------------------
 
 
