@@ -13,8 +13,8 @@ import pytest
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.problems import ContentError
-from qbank.search.tokenize import is_cjk, stemmer_spec, terms
-from qbank.site.match import match_file, match_path, topic_profiles
+from qbank.search.tokenize import is_cjk, stemmer_spec, terms, words
+from qbank.site.match import _without_code, match_file, match_path, topic_profiles
 from qbank.site.render import render_site
 
 Counts = dict[str, float]
@@ -47,12 +47,57 @@ def test_every_topic_in_catalog_order_with_its_names_and_counts(bank: Bank) -> N
     assert "高级" in data["level_names"]["senior"]
 
 
-def test_weights_are_scaled_to_the_best_term_of_each_topic(bank: Bank) -> None:
+def test_weights_are_on_one_scale_for_the_whole_bank(bank: Bank) -> None:
+    """TF-IDF on one scale: the bank's most telling term weighs 100, and a topic's best term
+    weighs what it is worth next to the other topics' (not 100 in every topic)."""
     for locale in ("en", "tr", "zh"):
-        for topic in topic_profiles(bank, locale)["topics"]:
-            weights = list(topic["terms"].values())
-            assert max(weights) == 100
-            assert all(1 <= w <= 100 for w in weights)
+        data = topic_profiles(bank, locale)
+        best = [max(topic["terms"].values()) for topic in data["topics"]]
+        assert max(best) == 100
+        assert min(best) < 100
+        for topic in data["topics"]:
+            assert all(1 <= w <= 100 for w in topic["terms"].values())
+        # the threshold of a strong match: half of what naming a topic scores, in the middle
+        assert 1 <= data["strong"] < 100
+
+
+@pytest.mark.parametrize("locale", ["en", "tr", "zh"])
+def test_no_stop_word_seniority_word_or_code_is_a_term(bank: Bank, locale: str) -> None:
+    import stopwordsiso
+
+    tags = {tag for entry in bank.entries for tag in entry.question.tags}
+    names = []  # the bank's own words: its names' words of 5 letters or more
+    for field in bank.catalog.fields.values():
+        names.append(field.name)
+        for spec in field.specializations.values():
+            names += [spec.name, *(topic.name for topic in spec.topics.values())]
+    named = {w for n in names for w in words(bank.name(n, locale), locale) if len(w) >= 5}
+    stop = {term for word in stopwordsiso.stopwords(locale) - tags - named
+            for term in terms(word, locale) if len(term) > 1}  # fmt: skip
+    stop -= {term for word in tags | named for term in terms(word, locale)}
+    seniority = {
+        term
+        for text in ("senior", "junior", "Kıdemli", "stajyer", "高级", "资深", "初级", "中级")
+        for term in terms(text, locale)
+        if len(term) > 1
+    }
+    for topic in topic_profiles(bank, locale)["topics"]:
+        found = set(topic["terms"])
+        assert not found & stop, (topic["topic"], sorted(found & stop))
+        assert not found & seniority, (topic["topic"], sorted(found & seniority))
+        assert not [t for t in found if "_" in t], topic["topic"]  # pin_memory, beta_1, d_k
+    (will,) = terms("will", locale) if locale == "en" else ("will",)
+    assert all(will not in t["terms"] for t in topic_profiles(bank, "en")["topics"])
+
+
+def test_code_and_math_are_left_out_but_plain_words_in_code_stay() -> None:
+    text = "Use `EXPLAIN ANALYZE`, not `pin_memory=True` or `fetchData`; $d_k$ and\n```py\nx\n```"
+    kept = _without_code(text)
+    assert "EXPLAIN ANALYZE" in kept
+    assert "pin_memory" not in kept
+    assert "fetchData" not in kept
+    assert "d_k" not in kept
+    assert "x" not in kept.split()
 
 
 def test_terms_are_cut_as_search_cuts_them(bank: Bank) -> None:

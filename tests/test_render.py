@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 
 from qbank.bank.load import load_bank
 from qbank.bank.problems import ContentError
-from qbank.site.render import RenderedSite, RenderOptions, md_escape, render_site
+from qbank.site.render import RenderedSite, RenderOptions, md_escape, render_site, source_html
+from qbank.site.theme import branch_of, link_options
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 OPTIONS = RenderOptions(
@@ -136,3 +138,61 @@ def test_a_reserved_topic_key_is_a_content_error(small_bank: Path) -> None:
 
 def test_md_escape() -> None:
     assert md_escape("a *b* [c](d) <e> & #f") == r"a \*b\* \[c\]\(d\) \<e\> &amp; \#f"
+
+
+@pytest.mark.parametrize(
+    ("edit_uri", "docs", "expected"),
+    [
+        # this repository's own mkdocs.yml: edit_uri names the bank's folder itself
+        ("edit/main/content/", "pages", "https://github.com/o/r/edit/main/content/"),
+        ("edit/main/docs/", "docs", "https://github.com/o/r/edit/main/content/"),
+        ("edit/dev/", "docs", "https://github.com/o/r/edit/dev/content/"),
+        ("", "docs", "https://github.com/o/r/edit/main/content/"),
+        ("-/edit/main/docs/", "docs", "https://github.com/o/r/-/edit/main/content/"),
+    ],
+)
+def test_edit_links_name_the_bank_folder_once(edit_uri: str, docs: str, expected: str) -> None:
+    options = link_options(
+        "https://github.com/o/r", edit_uri, docs, "content", branch_of(edit_uri, "main"), "t.yml"
+    )
+    assert options.edit_url == expected
+
+
+def test_edit_link_of_a_question_under_the_sample_config(small_bank: Path) -> None:
+    """mkdocs.yml of this repository (``edit_uri: edit/main/content/``) gives links that
+    open the question's file, the bank's folder named once."""
+    options = link_options(
+        "https://github.com/qbank-dev/qbank", "edit/main/content/", "pages", "content", "main", ""
+    )
+    options = dataclasses.replace(options, placeholders=False)  # the page with its questions
+    page = render_site(load_bank(small_bank), options).pages["en/backend/indexing/index.md"]
+    assert (
+        'class="qb-edit" href="https://github.com/qbank-dev/qbank/edit/main/content/'
+        'backend/indexing/composite-order.yaml"'
+    ) in page
+    assert "content/content/" not in page
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "https://x.org/y (MIT)",
+            '<a href="https://x.org/y" rel="noopener noreferrer">https://x.org/y</a> (MIT)',
+        ),
+        (
+            "After (https://a.org/b?c=1&d=2), and https://e.org/f.",
+            'After (<a href="https://a.org/b?c=1&amp;d=2" rel="noopener noreferrer">'
+            "https://a.org/b?c=1&amp;d=2</a>), and "
+            '<a href="https://e.org/f" rel="noopener noreferrer">https://e.org/f</a>.',
+        ),
+        (
+            "见 https://x.org/a（MIT）",  # noqa: RUF001
+            '见 <a href="https://x.org/a" rel="noopener noreferrer">https://x.org/a</a>（MIT）',  # noqa: RUF001
+        ),
+        ("Interview notes <b>2024</b>", "Interview notes &lt;b&gt;2024&lt;/b&gt;"),
+        ("javascript:alert(1)", "javascript:alert(1)"),
+    ],
+)
+def test_a_source_links_only_its_urls(source: str, expected: str) -> None:
+    assert source_html(source) == expected

@@ -212,6 +212,54 @@ def test_broken_internal_link_and_anchor(tampered: tuple[Path, Path]) -> None:
     )
 
 
+def test_an_edit_link_that_names_the_content_folder_twice(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    page = site / TOPIC_PAGE
+    good = f"/edit/main/content/{CHOICE_FILE}"
+    text = page.read_text("utf-8")
+    assert good in text
+    page.write_text(text.replace(good, f"/edit/main/content/content/{CHOICE_FILE}"), "utf-8")
+    code, output = run_verify(site, content)
+    assert code == 1
+    lines = [x for x in output.splitlines() if "edit link" in x]
+    assert len(lines) == 1, output
+    assert lines[0].startswith(
+        f"{TOPIC_PAGE}: edit link 'https://github.com/qbank-dev/qbank/edit/main/content/content/"
+        f"{CHOICE_FILE}' does not open the question's file content/{CHOICE_FILE}; expected "
+        f"https://github.com/qbank-dev/qbank/edit/<branch>/content/{CHOICE_FILE}"
+    )
+    assert CHOICE in lines[0]
+
+
+def test_an_edit_link_out_of_the_repository(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    page = site / TOPIC_PAGE
+    text = page.read_text("utf-8")
+    page.write_text(text.replace("https://github.com/qbank-dev/qbank/edit/", "https://x.org/edit/"))
+    messages = [p.message for p in verify_site(site, load_bank(content))]
+    assert (
+        sum("is not into the repository https://github.com/qbank-dev/qbank/" in m for m in messages)
+        == 4
+    ), messages  # the topic's four questions
+
+
+def test_a_source_link_that_is_not_a_url(tampered: tuple[Path, Path]) -> None:
+    site, content = tampered
+    page = site / TOPIC_PAGE
+    text = page.read_text("utf-8")
+    url = 'href="https://example.org/profiling-notes"'
+    assert url in text
+    page.write_text(text.replace(url, 'href="https://example.org/profiling-notes (MIT)"'))
+    problems = verify_site(site, load_bank(content))
+    assert [(p.page, p.message, p.question) for p in problems] == [
+        (
+            TOPIC_PAGE,
+            "source link 'https://example.org/profiling-notes (MIT)' is not an http(s) URL",
+            CHOICE,
+        )
+    ]
+
+
 def test_not_a_site_folder(tmp_path: Path, built: tuple[Path, Path]) -> None:
     code, output = run_verify(tmp_path / "absent", built[1])
     assert code != 0

@@ -4,14 +4,18 @@
  * its letters and common words). Everything runs here, nothing is sent: the posting is cut by
  * the search tokenizer (lib/tokenize.js: folding, Turkish suffixes, Snowball English,
  * Chinese as pairs of neighbouring characters) and scored against <lang>/api/match.json, the
- * topic profiles the build wrote with the same tokenizer (qbank/match.py): a topic scores the
+ * topic profiles the build wrote with the same tokenizer (qbank/site/match.py: TF-IDF on one
+ * scale for the whole bank, no stop words, no seniority words, no code): a topic scores the
  * sum, over the posting's distinct terms, of the term's weight in the topic times
- * 1 + log(its count in the posting). The best topics are listed with the posting's words that
- * matched them; the seniority comes from the posting's words (senior, kıdemli, 资深, intern,
+ * 1 + log(its count in the posting). A topic is a match when it scores the bank's `strong`
+ * (half of what naming a topic scores) and a tenth of the best, through two of the posting's
+ * words at least; its bar is its score against its own ten most telling terms'. The matches that
+ * have questions at the level are listed with the posting's words that found them (none: the
+ * page says no strong match); the seniority comes from the posting's words (senior, kıdemli, 资深, intern,
  * stajyer, 实习, the catalog's own level names, years of experience) and starts a practice
  * session over the best topics of the best field at that seniority
- * (<locale>/<field>/practice/?level=<key>&topics=<a>,<b>). No posting text goes through
- * innerHTML.
+ * (<locale>/<field>/practice/?level=<key>&topics=<a>,<b>); the reader may pick another level.
+ * No posting text goes through innerHTML. The form is `hidden` until this module runs.
  */
 import { h } from "./lib/dom.js";
 import { json, root } from "./lib/site.js";
@@ -43,7 +47,10 @@ const CHUNK = /[\p{L}\p{N}_]+(?:['\u2019]\p{L}+)?/gu;
 const CJK_CHARS = new RegExp(`[${CJK}]`, "gu"); // (counting)
 const HAS_CJK = new RegExp(`[${CJK}]`, "u");
 const SHOWN = 8; // topics listed at most
-const KEPT = 0.1; // … scoring at least this share of the best
+// A match scores at least the bank's `strong` (match.json: half of what naming a topic scores) …
+const WORDS = 2; // … through at least this many of the posting's words …
+const KEPT = 0.1; // … and at least this share of the best match's score
+const FULL = 10; // a full bar: the score of the topic's FULL most telling terms
 const PRACTISED = 0.5; // topics of the best field in the practice link: this share and up
 
 // The posting's language among the site's locales: Chinese by its characters, Turkish by
@@ -185,10 +192,16 @@ function rank(data, posting) {
       score += part;
       why.push([surface, part]);
     }
-    if (score > 0) ranked.push({ topic, score, why: dedupe(why) });
+    if (score > 0) ranked.push({ topic, score, words: new Set(why.map(([word]) => word.toLowerCase())).size, why: dedupe(why) });
   }
   ranked.sort((a, b) => b.score - a.score || a.topic.topic.localeCompare(b.topic.topic));
   return ranked;
+}
+
+// What a posting naming the topic's FULL most telling terms once scores: its bar's full length.
+function fullScore(topic) {
+  const weights = Object.values(topic.terms).sort((a, b) => b - a);
+  return weights.slice(0, FULL).reduce((sum, w) => sum + w, 0) || 1;
 }
 
 function dedupe(why) {
@@ -208,6 +221,8 @@ class Matcher {
     this.status = node.querySelector(".qb-match__status");
     this.result = node.querySelector(".qb-match__result");
     this.done = 0;
+    this.shown = null;
+    for (const part of node.querySelectorAll("[hidden].qb-match__form")) part.hidden = false;
     this.token = 0;
     node.querySelector(".qb-match__go").addEventListener("click", () => this.run());
     this.input.addEventListener("keydown", (event) => {
@@ -240,51 +255,71 @@ class Matcher {
     const stemmer = await stemmerFor(data.stem);
     const ranked = rank(data, postingTerms(posting, lang, stemmer));
     const level = seniority(posting, names);
-    return { lang, ranked, level, names };
+    return { lang, ranked, level, names, strong: data.strong || 1 };
   }
 
-  show({ lang, ranked, level, names }) {
+  show(shown, chosen) {
+    const { lang, ranked, level, names } = shown;
+    this.shown = shown;
+    const key = chosen || level.key;
     const text = this.text;
-    const levelName = new Map(names.seniorities).get(level.key) || level.key;
+    const levelName = new Map(names.seniorities).get(key) || key;
     const named = new Map(names.topics.map((t) => [`${t.field}/${t.topic}`, t]));
     const fields = new Map(names.fields);
     this.node.dataset.lang = lang;
-    this.node.dataset.level = level.key;
-    if (!ranked.length) {
-      this.status.textContent = text.none;
+    this.node.dataset.level = key;
+    this.result.replaceChildren();
+    const own = (topic) => named.get(`${topic.field}/${topic.topic}`) || topic;
+    const least = Math.max(shown.strong, KEPT * (ranked.length ? ranked[0].score : 0));
+    const strong = ranked.filter((r) => r.score >= least && r.words >= WORDS);
+    const kept = strong.filter((r) => (own(r.topic).levels || {})[key]).slice(0, SHOWN);
+    this.status.textContent = !strong.length ? text.weak : kept.length ? "" : text.none_at_level.replace("{level}", levelName);
+    this.node.dataset.strong = String(kept.length);
+    if (!strong.length) return;
+    const choice = h("select", { class: "qb-match__level-choice" });
+    for (const [k, name] of names.seniorities) {
+      const option = h("option", { value: k }, name);
+      option.selected = k === key;
+      choice.append(option);
+    }
+    choice.addEventListener("change", () => this.show(this.shown, choice.value));
+    const label = h("label", { class: "qb-match__level-pick" }, `${text.level_pick} `);
+    label.append(choice);
+    if (!kept.length) {
+      const line = h("p");
+      line.append(label);
+      this.result.append(line);
       return;
     }
-    this.status.textContent = "";
-    const best = ranked[0].score;
-    const kept = ranked.filter((r) => r.score >= KEPT * best).slice(0, SHOWN);
+    const best = kept[0].score;
     const field = kept[0].topic.field;
     const practised = kept
       .filter((r) => r.topic.field === field && r.score >= PRACTISED * best)
       .map((r) => r.topic.topic);
 
-    const head = h("p", { class: "qb-match__level" }, text.level.replace("{level}", levelName));
+    const head = h("p", { class: "qb-match__level" }, text.level.replace("{level}", new Map(names.seniorities).get(level.key) || level.key));
     const why = level.words.length ? text.level_why.replace("{words}", level.words.join(", ")) : text.level_default;
-    head.append(" ", h("span", { class: "qb-match__level-why" }, `(${why})`));
+    head.append(" ", h("span", { class: "qb-match__level-why" }, `(${why})`), " ", label);
     const go = h("a", { class: "qb-match__practice md-button md-button--primary" }, text.practice.replace("{level}", levelName));
     const target = new URL(`${this.locale}/${field}/practice/`, this.root);
-    target.searchParams.set("level", level.key);
+    target.searchParams.set("level", key);
     target.searchParams.set("topics", practised.join(","));
     go.href = target.href;
     const list = h("ol", { class: "qb-match__topics" });
     for (const { topic, score, why: words } of kept) {
-      const key = `${topic.field}/${topic.topic}`;
-      const own = named.get(key) || topic;
+      const path = `${topic.field}/${topic.topic}`;
+      const mine = own(topic);
       const item = h("li", { class: "qb-match__topic" });
-      item.dataset.topic = key;
-      const link = h("a", { class: "qb-match__name" }, own.name);
-      link.href = new URL(`${this.locale}/${key}/`, this.root).href;
+      item.dataset.topic = path;
+      const link = h("a", { class: "qb-match__name" }, mine.name);
+      link.href = new URL(`${this.locale}/${path}/`, this.root).href;
       const meter = h("meter", { class: "qb-match__score" });
       meter.min = 0;
       meter.max = 100;
-      meter.value = Math.round((100 * score) / best);
+      meter.value = Math.min(100, Math.round((100 * score) / fullScore(topic)));
       meter.setAttribute("aria-hidden", "true");
-      const where = `${own.specialization} · ${fields.get(topic.field) || topic.field}`;
-      const count = (own.levels || {})[level.key] || 0;
+      const where = `${mine.specialization} · ${fields.get(topic.field) || topic.field}`;
+      const count = (mine.levels || {})[key] || 0;
       const counted = text.questions.replace("{n}", String(count)).replace("{level}", levelName);
       item.append(link, " ", meter, h("div", { class: "qb-match__where" }, `${where} · ${counted}`));
       const matched = h("div", { class: "qb-match__why" });

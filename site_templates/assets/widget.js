@@ -10,7 +10,7 @@ import { otherParts, partLinks } from "./lib/parts.js";
 import { load, save } from "./lib/storage.js";
 import { standing as mastery, studyDays } from "./lib/mastery.js";
 import { PROGRESS, REVIEW } from "./lib/shapes.js";
-import { t } from "./lib/text.js";
+import { fill, t } from "./lib/text.js";
 
 /* Answered during this page view: "hide answered" leaves them until the filter changes,
  * so the reader still sees the feedback and the explanation. */
@@ -406,8 +406,8 @@ function streak(p) {
   if (!line) return;
   const days = studyDays(p, load(REVIEW), Date.now());
   line.hidden = !days.streak;
-  line.textContent = days.streak ? t("studyToday").replace("{n}", days.today) + " · " +
-    t("streak").replace("{n}", days.streak) : "";
+  line.textContent = days.streak ? fill(t("studyToday"), { n: days.today }) + " · " +
+    fill(t("streak"), { n: days.streak }) : "";
 }
 
 function refreshPage() {
@@ -553,12 +553,12 @@ function wholeTopic(filter, shown, total, out, here) {
       all += n;
       whole += part.questions.length;
       const badge = h("span", { class: "qb-part-count" }, ` (${n})`);
-      badge.title = t("shownPart").replace("{n}", n);
+      badge.title = fill(t("shownPart"), { n });
       part.link.appendChild(badge);
     });
     if (!known) return;
-    out.textContent = `${here} · ${t("shownAll").replace("{n}", all).replace("{total}", whole)
-      .replace("{pages}", parts.length + 1)}`;
+    out.textContent = here + " · " + fill(t("shownAll"), { n: all, total: whole,
+      pages: parts.length + 1 });
   });
 }
 
@@ -688,6 +688,7 @@ document.addEventListener("change", e => {
  * marks the question; the language switcher keeps the anchor. */
 function target() {
   document.querySelectorAll(".qb-target").forEach(n => { n.classList.remove("qb-target"); });
+  document.querySelectorAll(".qb-not-here").forEach(n => { n.remove(); });
   let id = "";
   try {
     id = decodeURIComponent(location.hash.slice(1));
@@ -720,21 +721,59 @@ function land(node) {
  * sent on to the page that holds it, looked up in the other pages only when needed. */
 let lookedUp = "";
 function findOnOtherPart(qid) {
-  if (lookedUp === qid || !partLinks().length) return;
+  if (!partLinks().length) {
+    notHere(qid);
+    return;
+  }
+  if (lookedUp === qid) return;
   lookedUp = qid;
   otherParts().then(parts => {
+    if (lookedUp !== qid) return;
     const part = parts.find(one => one.questions && one.questions.some(q => q.id === qid));
-    if (part && lookedUp === qid) {
-      lookedUp = "";
-      location.replace(`${part.url}#q-${qid}`);
-    }
-  }); // (offline: the reader stays on this page)
+    lookedUp = "";
+    if (part) location.replace(`${part.url}#q-${qid}`);
+    else if (parts.every(one => one.questions)) notHere(qid); // (offline: the reader stays)
+  });
+}
+/* A question this locale does not have (the language switcher carried its anchor here): a
+ * notice says so at the top of the page and links back to it, in the language the reader
+ * came from (kept by the switcher for this tab) or in the site's other languages. */
+const SWITCHED = "qbank:v1:switched";
+function notHere(qid) {
+  const h1 = document.querySelector("article h1, .md-content h1");
+  if (!h1 || !/^[0-9a-f-]{36}$/.test(qid) || !document.querySelector(".qb-progress[data-key], .qb-q")) return;
+  const lang = (document.documentElement.lang || "").toLowerCase();
+  const switcher = [...document.querySelectorAll("a.md-select__link[hreflang]")];
+  const name = a => (a ? a.textContent.trim() : "");
+  const here = name(switcher.find(a => a.getAttribute("hreflang").toLowerCase() === lang)) || lang;
+  let from = null;
+  try { from = JSON.parse(sessionStorage.getItem(SWITCHED) || "null"); } catch (e) { from = null; }
+  let back = switcher.filter(a => a.getAttribute("hreflang").toLowerCase() !== lang)
+    .map(a => [name(a), `${a.href.split("#")[0]}#q-${qid}`]);
+  if (from && from.q === qid && String(from.url).startsWith(`${location.origin}/`) && from.lang !== lang) {
+    const came = switcher.find(a => a.getAttribute("hreflang").toLowerCase() === from.lang);
+    back = [[name(came) || from.lang, from.url]];
+  }
+  const box = h("div", { class: "qb-not-here admonition note", role: "status" });
+  box.append(h("p", { class: "admonition-title" }, t("notHereTitle")));
+  const line = h("p", null, `${fill(t("notHere"), { language: here })} `);
+  back.forEach(([language, url], i) => {
+    line.append(i ? ", " : "", h("a", { href: url }, fill(t("notHereRead"), { language })));
+  });
+  box.append(line);
+  h1.after(box);
 }
 function keepAnchor() {
   document.querySelectorAll("a.md-select__link[hreflang]").forEach(a => {
     const href = a.getAttribute("href").split("#")[0];
     a.setAttribute("href", href + location.hash);
   });
+  const id = location.hash.slice(1);
+  if (!/^[qh]-[0-9a-f-]{36}$/.test(id)) return;
+  const lang = (document.documentElement.lang || "").toLowerCase();
+  try {
+    sessionStorage.setItem(SWITCHED, JSON.stringify({ q: id.slice(2), lang, url: `${location.href.split("#")[0]}#q-${id.slice(2)}` }));
+  } catch (e) { /* no storage: the notice links every other language */ }
 }
 window.addEventListener("hashchange", target);
 ["pointerdown", "focusin", "mouseover", "click"].forEach(type => {

@@ -156,11 +156,15 @@ MESSY_THEME: dict[str, Any] = {
 @pytest.fixture(scope="session")
 def messy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The messy bank (``tests/fixtures/messy_bank.py``) built with the sample site's Material
-    features and served on 127.0.0.1; yields the base URL."""
+    features and ``edit_uri`` and served on 127.0.0.1; yields the base URL."""
     tmp = tmp_path_factory.mktemp("messy-site")
     with serving(tmp / "site") as url:
         content = write_messy_bank(tmp / "content")
-        config = {"markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"]}
+        config = {
+            "markdown_extensions": [{"toc": {"permalink": True}}, "attr_list", "admonition"],
+            # as this repository's own mkdocs.yml: edit_uri names the bank's folder
+            "edit_uri": "edit/main/content/",
+        }
         try:
             build_site(tmp, content, theme=MESSY_THEME, site_url=url, **config)
         except subprocess.CalledProcessError as error:

@@ -12,7 +12,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import pytest
+import stopwordsiso
+from playwright.sync_api import expect
 from sitebuild import ROOT, build_site
+
+from qbank.bank.load import load_bank
+from qbank.search.tokenize import fold, terms
 
 pytestmark = pytest.mark.browser
 
@@ -182,10 +187,85 @@ def test_posting_ranks_its_topics_first_and_infers_the_seniority(tab: Any, name:
     assert posting.also in topics[:3], topics
     assert box.get_attribute("data-lang") == posting.locale
     assert box.get_attribute("data-level") == posting.level
-    # Why: the posting's own words that matched, on the first topic.
-    why = box.locator(".qb-match__topic").first.locator(".qb-match__why mark").all_inner_texts()
-    assert why
-    assert all(word.lower() in posting.text.lower() for word in why), why
+    # Why: the posting's own words that matched, on every topic listed: each a term of that
+    # topic's profile (a real term of the bank), never a stop word of the language unless the
+    # bank tags its questions with it (DeepSpeed's ZeRO: the tag `zero`).
+    stop = {fold(word, posting.locale) for word in stopwordsiso.stopwords(posting.locale)}
+    stop -= TAGS
+    profiles = {f"{t['field']}/{t['topic']}": t["terms"] for t in _profiles(tab, posting.locale)}
+    for i, topic in enumerate(topics):
+        item = box.locator(".qb-match__topic").nth(i)
+        why = item.locator(".qb-match__why mark").all_inner_texts()
+        assert why, topic
+        for word in why:
+            assert word.lower() in posting.text.lower(), (topic, word)
+            assert fold(word, posting.locale) not in stop, (topic, word)
+            found = [t for t in terms(word, posting.locale) if len(t) > 1]
+            assert any(t in profiles[topic] for t in found), (topic, word)
+    # The bars measure each topic's score against its own most telling terms: not all full.
+    bars = box.locator(".qb-match__score").evaluate_all("ms => ms.map(m => m.value)")
+    assert len(bars) == len(topics)
+    assert bars == sorted(bars, reverse=True) or len(set(bars)) > 1
+    assert min(bars) < 100, bars
+
+
+TAGS = {tag for entry in load_bank(ROOT / "content").entries for tag in entry.question.tags}
+GARDENING = {
+    "en": """Gardener, City Parks (full time)
+
+You will plant seasonal flowers, prune hedges and shrubs, mow and water the lawns, compost
+leaves and keep the vegetable beds free of weeds. Experience with soil care and irrigation
+is a plus. We offer a friendly team, flexible hours and a bicycle allowance.""",
+    "tr": """Bahçıvan – Şehir Parkları
+
+Mevsimlik çiçekleri dikecek, çitleri ve çalıları budayacak, çimleri biçip sulayacak, yaprakları
+kompost yapacak ve sebze tarhlarını yabani otlardan temizleyeceksiniz. Toprak bakımı ve sulama
+deneyimi artıdır. Esnek çalışma saatleri ve güler yüzlü bir ekip sunuyoruz.""",
+    "zh": """园艺师（城市公园）
+
+职责：种植季节性花卉，修剪树篱和灌木，修剪并浇灌草坪，用落叶堆肥，保持菜园无杂草。
+要求：有土壤养护和灌溉经验者优先。我们提供友好的团队和灵活的工作时间。""",
+}
+WEAK = {
+    "en": "No strong match",
+    "tr": "Güçlü bir eşleşme yok",
+    "zh": "没有强匹配",
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "tr", "zh"])
+def test_a_posting_about_nothing_in_the_bank_gets_no_strong_match(tab: Any, locale: str) -> None:
+    tab.goto(f"{locale}/match/")
+    assert match(tab, GARDENING[locale]) == []
+    box = tab.locator(".qb-match")
+    assert box.get_attribute("data-lang") == locale
+    assert box.get_attribute("data-strong") == "0"
+    assert tab.locator(".qb-match__status").inner_text().startswith(WEAK[locale])
+    expect(tab.locator(".qb-match__practice")).to_have_count(0)
+
+
+def test_stop_words_and_seniority_words_alone_match_nothing(tab: Any) -> None:
+    """A posting of nothing but the language's stop words and level names (the words the
+    old matcher showed as evidence) finds no topic in any language."""
+    postings = {
+        "en": "Senior engineer: you will have to work with the team, and or the end. "
+        "We have what you need; you will do it end to end.",
+        "tr": "Kıdemli mühendis: ve ile için bir bu olan veya en az daha çok gibi kadar.",
+        "zh": "高级工程师：我们的团队，以及你将会和他们一起，还有其他的一些。",
+    }
+    for locale, text in postings.items():
+        tab.goto(f"{locale}/match/")
+        assert match(tab, text) == [], locale
+        assert tab.locator(".qb-match__status").inner_text().startswith(WEAK[locale])
+
+
+def _profiles(tab: Any, locale: str) -> list[dict[str, Any]]:
+    return list(
+        tab.evaluate(
+            "async (l) => (await (await fetch(`../../${l}/api/match.json`)).json()).topics",
+            locale,
+        )
+    )
 
 
 def test_a_posting_in_another_language_is_matched_in_its_own_and_shown_in_the_pages(
@@ -269,3 +349,59 @@ def test_match_page_works_after_instant_navigation(tab: Any) -> None:
     tab.locator(".qb-match__text").wait_for()
     topics = match(tab, POSTINGS["en-junior-databases"].text)
     assert topics[0] == "backend-engineer/indexing-query-plans"
+
+
+def test_only_topics_with_questions_at_the_level_are_listed_and_the_reader_may_pick_another(
+    browser: Any, messy: str, page_recorder: Callable[..., Any]
+) -> None:
+    """The messy bank's database topics have no junior question (indexing: senior only,
+    transactions: mid only): a junior posting about them says so, and picking Senior lists
+    indexing with a practice link at that level."""
+    posting = (
+        "Junior Backend Developer. You will write SQL queries, add composite indexes and read "
+        "query plans; you know which isolation level prevents a lost update in concurrent "
+        "transactions."
+    )
+    with page_recorder(browser, messy) as page:
+        page.goto("en/match/")
+        assert match(page, posting) == []
+        box = page.locator(".qb-match")
+        assert box.get_attribute("data-level") == "junior"
+        expect(page.locator(".qb-match__status")).to_have_text(
+            "No matching topic has Junior questions yet; pick another level."
+        )
+        page.locator(".qb-match__level-choice").select_option("senior")
+        expect(page.locator(".qb-match__topic")).to_have_count(1)
+        assert page.locator(".qb-match__topic").get_attribute("data-topic") == "backend/indexing"
+        expect(page.locator(".qb-match__where")).to_contain_text("1 Senior questions")
+        href = page.locator(".qb-match__practice").get_attribute("href") or ""
+        assert "/en/backend/practice/?level=senior&topics=indexing" in href
+        page.locator(".qb-match__level-choice").select_option("mid")
+        topics = page.locator(".qb-match__topic").evaluate_all("l => l.map(i => i.dataset.topic)")
+        assert topics == ["backend/transactions"]
+
+
+def test_without_javascript_the_page_explains_instead_of_an_inert_form(
+    browser: Any, sample_site: str
+) -> None:
+    context = browser.new_context(base_url=sample_site, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        for locale, words in (("en", "needs JavaScript"), ("tr", "JavaScript gerektirir"),
+                              ("zh", "需要 JavaScript")):  # fmt: skip
+            page.goto(f"{locale}/match/")
+            expect(page.locator(".qb-match__text")).to_be_hidden()
+            expect(page.locator(".qb-match__go")).to_be_hidden()
+            note = page.locator(".qb-match noscript p")
+            expect(note).to_be_visible()
+            assert words in note.inner_text()
+    finally:
+        context.close()
+    with_js = browser.new_context(base_url=sample_site)
+    try:
+        page = with_js.new_page()
+        page.goto("en/match/")
+        expect(page.locator(".qb-match__text")).to_be_visible()
+        expect(page.locator(".qb-match__go")).to_be_visible()
+    finally:
+        with_js.close()

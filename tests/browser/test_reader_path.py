@@ -133,6 +133,53 @@ def test_permalink_shows_heading_below_header_and_marks_the_question(tab: Any) -
     expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
 
 
+def test_switching_language_on_an_untranslated_question_says_so_and_links_back(tab: Any) -> None:
+    """Issue 33, point 11: question 1 of closures is in English only (n % 3 != 0). The
+    switcher carries its anchor to the Turkish topic (cut into parts: none holds it); a notice
+    there says it is not translated and links back to it in English."""
+    n = 1
+    tab.goto(f"{CLOSURES}#q-{qid(n)}")
+    expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
+    origin = tab.url.split("#")[0]  # the part of the English topic that holds it
+    tab.hover(".md-header .md-select")
+    tab.click('a.md-select__link[hreflang="tr"]')
+    tab.wait_for_url(re.compile(rf"/tr/javascript/closures/#[qh]-{qid(n)}$"))
+    notice = tab.locator(".qb-not-here")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("Henüz çevrilmedi")
+    expect(notice).to_contain_text("Bu soru henüz Türkçe diline çevrilmedi.")
+    back = notice.locator("a")
+    expect(back).to_have_count(1)  # the language the reader came from
+    expect(back).to_have_text("English dilinde okuyun")
+    assert back.evaluate("a => a.href") == f"{origin}#q-{qid(n)}"
+    assert "/en/javascript/closures" in origin
+    # the notice sits under the page's title, where the reader lands
+    top = notice.bounding_box()
+    assert top
+    assert top["y"] < 600
+    back.click()
+    tab.wait_for_url(f"{origin}#q-{qid(n)}")
+    expect(_question(tab, n)).to_have_class(re.compile(r"\bqb-target\b"))
+    expect(tab.locator(".qb-not-here")).to_have_count(0)
+
+
+def test_a_link_to_a_question_a_locale_lacks_links_to_the_other_languages(tab: Any) -> None:
+    """Without a switch before it (a shared link), the notice on a small topic (no parts)
+    links the question in each other language of the site, in the page's language."""
+    side_effects = qid(2002)  # bundlers: English only
+    tab.goto(f"zh/javascript/bundlers/#q-{side_effects}")
+    notice = tab.locator(".qb-not-here")
+    expect(notice).to_contain_text("这道题还没有翻译成中文。")
+    links = notice.locator("a").evaluate_all("l => l.map(a => [a.textContent, a.href])")
+    assert [text for text, _ in links] == ["用English阅读", "用Türkçe阅读"]
+    assert all(href.endswith(f"/javascript/bundlers/#q-{side_effects}") for _, href in links)
+    tab.goto(f"zh/javascript/bundlers/#q-{qid(2001)}")  # translated? no: tree-shaking is en, tr
+    expect(tab.locator(".qb-not-here")).to_have_count(1)
+    tab.goto(f"tr/javascript/bundlers/#q-{qid(2001)}")  # it is on this page: no notice
+    expect(_question(tab, 2001)).to_have_class(re.compile(r"\bqb-target\b"))
+    expect(tab.locator(".qb-not-here")).to_have_count(0)
+
+
 # -- 4. honest progress -----------------------------------------------------------------------
 
 
@@ -316,6 +363,44 @@ def test_raw_links_are_published_with_nofollow(tab: Any) -> None:
     rel = (link.get_attribute("rel") or "").split()
     assert "nofollow" in rel
     assert "noopener" in rel
+
+
+# -- 11. edit and source links (issue 33, point 3) -------------------------------------------
+
+REPO = "https://github.com/qbank-dev/qbank"
+TOPICS = ["javascript/closures/", "javascript/event-loop/", "javascript/bundlers/",
+          "backend/transactions/", "backend/indexing/"]  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", ["en", "tr", "zh"])
+def test_every_edit_link_opens_the_question_file_and_every_source_is_a_url(
+    tab: Any, locale: str
+) -> None:
+    """The site is built with this repository's own ``edit_uri`` (it names the bank's
+    folder): each question's Edit opens its file, the folder named once; a source's link is
+    its URL alone, the rest of the line ("(WHATWG, CC BY 4.0)") text beside it."""
+    links: list[dict[str, Any]] = []
+    for topic in TOPICS:
+        tab.goto(f"{locale}/{topic}")
+        links += tab.locator("div.qb-q").evaluate_all(
+            """nodes => nodes.map(q => ({
+                file: q.dataset.file,
+                edit: q.querySelector('a.qb-edit')?.href,
+                sources: [...q.querySelectorAll('.qb-source a')].map(a => a.getAttribute('href')),
+                sourceText: q.querySelector('.qb-source')?.textContent || '',
+            }))"""
+        )
+    assert len(links) >= 12
+    for link in links:
+        assert link["edit"] == f"{REPO}/edit/main/content/{link['file']}", link
+    sources = [link for link in links if link["sources"]]
+    assert len(sources) == 2  # microtasks and lost-update, in every locale
+    for link in sources:
+        for href in link["sources"]:
+            assert re.fullmatch(r"https://[^\s()]+", href), href
+    texts = " ".join(link["sourceText"] for link in sources)
+    assert "(WHATWG, CC BY 4.0)" in texts
+    assert "(PostgreSQL Licence)" in texts
 
 
 # -- axe --------------------------------------------------------------------------------------

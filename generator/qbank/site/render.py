@@ -76,6 +76,8 @@ LEVEL_PREFIX = "level-"
 # no topic page can collide with it, and its menu section never swallows a topic as index.
 SPEC_FOLDER = "topics"
 IMAGES = "images"
+# A URL in a source line: RFC 3986's characters, so "（MIT）" or a space ends it
+SOURCE_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+", re.IGNORECASE)
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
 
@@ -992,13 +994,30 @@ def question_body(
         out.append(
             f' <a class="qb-report" href="{e(links["report"])}" rel="noopener">{e(t["report"])}</a>'
         )
-    source = q.source or ""
-    if source:
-        shown = e(source)
-        if source.startswith(("https://", "http://")) and not url_problem(source, image=False):
-            shown = f'<a href="{shown}" rel="noopener noreferrer">{shown}</a>'
+    if q.source:
+        shown = source_html(q.source)
         out.append(f' <span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
     out.append("</div>\n")
+    return "".join(out)
+
+
+def source_html(source: str) -> str:
+    """A question's ``source`` as HTML: each http(s) URL in it a link to that URL alone, the
+    rest ("(MIT)", "after …") text."""
+    out: list[str] = []
+    last = 0
+    for match in SOURCE_URL.finditer(source):
+        url = match.group(0).rstrip(".,;:!?")
+        if url.count("(") < url.count(")"):  # "(https://x.org/y)": the bracket is the text's
+            url = url[: url.rindex(")")]
+        end = match.start() + len(url)
+        out.append(escape(source[last : match.start()]))
+        if url_problem(url, image=False) or url.rstrip("/") in ("https:/", "http:/"):
+            out.append(escape(url))
+        else:
+            out.append(f'<a href="{escape(url)}" rel="noopener noreferrer">{escape(url)}</a>')
+        last = end
+    out.append(escape(source[last:]))
     return "".join(out)
 
 

@@ -144,6 +144,20 @@ def branch_of(edit_uri: str, default: str) -> str:
     return default
 
 
+def edit_folder(edit_uri: str, docs_dir_name: str, content_path: str, branch: str) -> str:
+    """The path, under the repository's URL, of the edit page of the bank's folder
+    ``content_path`` (``edit/main/content/``), from the user's ``edit_uri`` ("" when none)."""
+    content = [part for part in content_path.strip("/").split("/") if part]
+    if not edit_uri:
+        return "/".join([f"edit/{branch}", *content]) + "/"
+    parts = edit_uri.strip("/").split("/")
+    if len(parts) > len(content) and parts[len(parts) - len(content) :] == content:
+        return "/".join(parts) + "/"  # it names the bank's folder already
+    if parts and parts[-1] == docs_dir_name and len(parts) > 2:
+        parts = parts[:-1]
+    return "/".join([*parts, *content]) + "/"
+
+
 def link_options(
     repo_url: str,
     edit_uri: str,
@@ -154,18 +168,14 @@ def link_options(
 ) -> RenderOptions:
     """The render options: edit and report links into the repository at ``repo_url`` (none
     without it). ``edit_uri`` is the one the user wrote ("" when none): it points at the
-    docs folder (``edit/main/docs/``); the bank's folder ``content_path`` sits beside it."""
+    docs folder (``edit/main/docs/``), and the bank's folder ``content_path`` sits beside
+    it, or at the bank's folder itself (``edit/main/content/``, as this repository's own
+    mkdocs.yml has it), which is then not named twice."""
     if not repo_url:
         return RenderOptions(content_dir=content_path, placeholders=True)
     repo = repo_url.rstrip("/") + "/"
-    edit_root = f"edit/{branch}/"
-    if edit_uri:
-        parts = edit_uri.strip("/").split("/")
-        if parts and parts[-1] == docs_dir_name and len(parts) > 2:
-            parts = parts[:-1]
-        edit_root = "/".join(parts) + "/"
     return RenderOptions(
-        edit_url=urljoin(repo, edit_root + content_path + "/"),
+        edit_url=urljoin(repo, edit_folder(edit_uri, docs_dir_name, content_path, branch)),
         report_url=urljoin(repo, "issues/new"),
         report_template=report_template,
         content_dir=content_path,

@@ -398,7 +398,9 @@ def export(kind: str, out: Path, locale: str | None, content: Path, quiet: bool)
 def verify(site_dir: Path, content: Path) -> None:
     """Check a built SITE_DIR against the bank: every question once per locale with its
     options and answer key, no missing asset, no third-party script, style or font, and
-    internal links (with their anchors) that resolve. Prints the site's size, file count
+    internal links (with their anchors) that resolve, edit links that open each question's
+    file in the repository (run it from the repository's root) and source links that are
+    http(s) URLs. Prints the site's size, file count
     and largest file against GitHub Pages, Cloudflare Pages and GitLab Pages, and fails
     when GitHub Pages would refuse the site. Exits 1 listing every problem.
     """
@@ -409,7 +411,10 @@ def verify(site_dir: Path, content: Path) -> None:
     if not site_dir.is_dir():
         raise click.ClickException(f"{site_dir}: no such site folder; expected a built site")
     bank = _load(content)
-    problems = verify_site(site_dir, bank, display_path(content))
+    label = display_path(content)
+    # edit links name the bank's folder relative to the repository: run from its root
+    in_repository = label if not Path(label).is_absolute() else content.resolve().name
+    problems = verify_site(site_dir, bank, label, in_repository)
     for problem in problems:
         click.echo(problem.format_text())
     weight = site_weight(site_dir)

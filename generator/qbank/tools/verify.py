@@ -8,6 +8,9 @@ time) and reports, as ``SiteProblem`` values:
   question file of the content folder that is not in the bank (each locale of its prompt);
 - a question whose options (keys and count) or answer key (``data-answer``) differ from the
   bank, on any page that shows it (copies included), or that the bank does not have;
+- a question's edit link that does not open its file in the repository (the bank's folder
+  relative to the repository root, then the file: ``<repo_url>/edit/<branch>/content/…``),
+  and a source link that is not an http(s) URL;
 - a local ``href``/``src`` (pages) or ``url()`` (stylesheets) that resolves to no file, and a
   link whose ``#anchor`` is not an id of the page it points at;
 - a script, stylesheet, font or other sub-resource loaded from another host;
@@ -59,10 +62,12 @@ class SiteProblem:
 
 
 class _Verifier:
-    def __init__(self, site: Path, bank: Bank, content_label: str) -> None:
+    def __init__(self, site: Path, bank: Bank, content_label: str, content_path: str) -> None:
         self.site = site
         self.bank = bank
         self.content_label = content_label.rstrip("/")
+        self.content_path = content_path.strip("/")
+        self.repo_url = ""  # the page's repository link (Material's header), "" without one
         self.locales = set(bank.catalog.locales)
         self.problems: list[SiteProblem] = []
         self.seen: dict[str, dict[str, list[str]]] = {}  # id → locale → canonical pages
@@ -124,6 +129,8 @@ class _Verifier:
             html = tree.css_first("html")
             lang = (html.attributes.get("lang") or "") if html else ""
             locale = lang if lang in self.locales else ""
+        repository = tree.css_first("a.md-source")
+        self.repo_url = (repository.attributes.get("href") or "") if repository else ""
         self.questions(tree, page, locale)
         self.references(tree, page)
         ids = {node.attributes.get("id") or "" for node in tree.css("[id]")}
@@ -168,6 +175,42 @@ class _Verifier:
         file = node.attributes.get("data-file")
         if file is not None and file != entry.file:
             self.add(page, f"data-file {file!r} is not the question's file", entry)
+        for link in node.css("a.qb-edit"):
+            problem = self.edit_problem(link.attributes.get("href") or "", entry)
+            if problem:
+                self.add(page, problem, entry)
+        for link in node.css(".qb-source a"):
+            href = link.attributes.get("href") or ""
+            if not _is_web_url(href):
+                self.add(page, f"source link {href!r} is not an http(s) URL", entry)
+
+    def edit_problem(self, href: str, entry: Entry) -> str | None:
+        """Why a question's edit link would not open its file, or None when it does: after
+        the repository's URL come the action and the branch (``edit/main``; GitLab's
+        ``-/edit/main``), then the file's path in the repository."""
+        file = "/".join(part for part in (self.content_path, entry.file) if part)
+        repo = self.repo_url.rstrip("/") + "/" if self.repo_url else ""
+        expected = f"{repo or '<repo_url>/'}edit/<branch>/{file}"
+        if not _is_web_url(href):
+            return f"edit link {href!r} is not an http(s) URL; expected {expected}"
+        if repo and not href.startswith(repo):
+            return f"edit link {href!r} is not into the repository {repo}; expected {expected}"
+        if not repo:
+            return (
+                None
+                if unquote(urlsplit(href).path).endswith("/" + file)
+                else (
+                    f"edit link {href!r} does not open the question's file {file}; "
+                    f"expected {expected}"
+                )
+            )
+        rest = unquote(urlsplit(href[len(repo) :]).path).split("/")
+        action = 3 if rest[:1] == ["-"] else 2
+        if "/".join(rest[action:]) != file:
+            return (
+                f"edit link {href!r} does not open the question's file {file}; expected {expected}"
+            )
+        return None
 
     def references(self, tree: LexborHTMLParser, page: str) -> None:
         for node in tree.css("script[src], img[src], iframe[src], source[src], audio, video"):
@@ -293,6 +336,12 @@ class _Verifier:
                 )
 
 
+def _is_web_url(url: str) -> bool:
+    """An absolute http(s) URL with a host and no space in it."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not re.search(r"\s", url)
+
+
 def _prompt_locales(path: str, default_locale: str) -> list[str]:
     """The locales a question file's prompt is written in, as far as it can be read."""
     doc = read_document(path, path)
@@ -319,9 +368,14 @@ def _site_base(site: Path) -> tuple[str, str]:
     return "/", ""
 
 
-def verify_site(site: Path, bank: Bank, content_label: str = "") -> list[SiteProblem]:
+def verify_site(
+    site: Path, bank: Bank, content_label: str = "", content_path: str | None = None
+) -> list[SiteProblem]:
     """Every problem of the built ``site`` measured against ``bank`` (empty: the site is sound).
 
-    ``content_label`` prefixes question files in messages (e.g. ``content``).
+    ``content_label`` prefixes question files in messages (e.g. ``content``);
+    ``content_path`` is the bank's folder relative to the repository root, which edit links
+    name before the file (default: the folder's name, a bank beside mkdocs.yml).
     """
-    return _Verifier(site, bank, content_label).run()
+    path = bank.root.resolve().name if content_path is None else content_path
+    return _Verifier(site, bank, content_label, path).run()
