@@ -6,7 +6,6 @@ the practice data, the JSON, Moodle and Anki exports and the payload importer.""
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 

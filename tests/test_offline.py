@@ -3,6 +3,7 @@ manifests, their check by ``verify``, and ``offline: false``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -144,7 +145,7 @@ def _cut_from_files(site: Path, locale: str, fields: list[str]) -> dict[str, tup
                 if owner >= 0:
                     mine.setdefault(owner, []).append(code)
             for owner, codes in mine.items():
-                coded = [codes[0], *(b - a for a, b in zip(codes, codes[1:], strict=False))]
+                coded = [codes[0], *(b - a for a, b in itertools.pairwise(codes))]
                 terms[fields[owner]].setdefault(path.name, {})[term] = coded
     return {
         f: (files[f], json.dumps(terms[f], ensure_ascii=False, separators=(",", ":")).encode())

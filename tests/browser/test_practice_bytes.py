@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from sitebuild import build_site, write_bank
@@ -142,7 +142,8 @@ def test_flashcards_fetch_the_chunks_of_the_cards_shown(
     every = [p for level in ("junior", "mid", "senior") for p in _chunks(site, level)]
     assert len(texts) < len(every)
     lists = {p for p in tab.fetched if p.count("/") == 4}
-    assert lists == {f"en/api/practice/{FIELD}/{level}.json" for level in ("junior", "mid", "senior")}
+    levels = ("junior", "mid", "senior")
+    assert lists == {f"en/api/practice/{FIELD}/{level}.json" for level in levels}
     first = card.get_attribute("data-id")
     card.click()  # turn
     tab.locator(".qb-flashcard-grade[data-grade='3']").click()

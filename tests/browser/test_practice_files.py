@@ -21,7 +21,8 @@ def test_a_list_and_its_chunks_per_locale_field_and_seniority(small_bank: Path) 
     assert len(lists) == 3 * 2 * 3
     assert "zh/api/practice/backend/senior.json" in files
     assert "zh/api/practice/backend/senior/0.json" in files  # (every list has a chunk 0)
-    assert all(p.count("/") == 5 and p.split("/")[-1][:-5].isdigit() for p in set(files) - set(lists))
+    chunks = set(files) - set(lists)
+    assert all(p.count("/") == 5 and p.split("/")[-1][:-5].isdigit() for p in chunks)
     assert files == _files(small_bank), "output is deterministic"
 
 

@@ -25,8 +25,8 @@ import signal
 import sys
 import tempfile
 import time
-from functools import partial
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig

@@ -30,6 +30,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring  # (json.dumps's own)
 from pathlib import Path
 from typing import Any
 
@@ -170,96 +171,125 @@ _DOCUMENTS = "documents.json"
 
 @dataclass
 class _Terms:
-    """Every term of a locale's terms files, as flat arrays: ``names`` and ``files`` (its
-    terms file's name) per term, ``within`` (its place among its file's terms, in the
-    file's order), ``lengths`` (its number of postings) and ``codes``, every term's
-    postings one after the other (``LEVELS * question + step``, not delta-coded)."""
+    """Every term of a locale's terms files, as flat arrays: ``names`` per term, ``file`` (its
+    terms file, a number into ``files``, their names), ``within`` (its place among its
+    file's terms, in the file's order), ``lengths`` (its number of postings) and ``codes``,
+    every term's postings one after the other (``LEVELS * question + step``, not
+    delta-coded)."""
 
     names: list[str]
     files: list[str]
+    file: np.ndarray[Any, Any]
     within: np.ndarray[Any, Any]
     lengths: np.ndarray[Any, Any]
     codes: np.ndarray[Any, Any]
 
 
-def _shares(owner_of: np.ndarray[Any, Any], count: int, terms: _Terms) -> list[dict[str, Any]]:
-    """Each of ``count`` owners' share of the terms: ``{terms file name: {term: delta-coded
-    postings of its questions}}``, files and terms in the files' order. ``owner_of``: per
-    question its owner's number (-1: none), one -1 more at its end. One pass in numpy over
-    every posting of the locale, then one Python step per (owner, term)."""
-    shares: list[dict[str, Any]] = [{} for _ in range(count)]
-    if not len(terms.codes):
-        return shares
-    files = sorted(set(terms.files))
-    file_rank = dict(zip(files, range(len(files)), strict=True))
-    term_file = np.fromiter(map(file_rank.__getitem__, terms.files), np.int64, len(terms.files))
-    order = np.lexsort((terms.within, term_file))  # the terms in the files' order
-    rank = np.empty(len(order), np.int64)
-    rank[order] = np.arange(len(order))
-    posting_rank = np.repeat(rank, terms.lengths)
-    owner = owner_of[np.clip(terms.codes // LEVELS, 0, len(owner_of) - 1)]
-    kept = np.flatnonzero(owner >= 0)
-    kept = kept[np.lexsort((posting_rank[kept], owner[kept]))]  # (stable: codes stay sorted)
-    owners, ranks, codes = owner[kept], posting_rank[kept], terms.codes[kept]
-    first = np.ones(len(kept), bool)
-    first[1:] = (owners[1:] != owners[:-1]) | (ranks[1:] != ranks[:-1])
-    deltas = np.diff(codes, prepend=0)
-    deltas[first] = codes[first]
-    values = deltas.tolist()  # (one conversion; Python slices below)
-    starts = np.flatnonzero(first)
-    bounds = [*starts.tolist(), len(values)]
-    names, term_files = terms.names, terms.files
-    for number, term, a, b in zip(
-        owners[starts].tolist(), order[ranks[starts]].tolist(), bounds, bounds[1:], strict=False
-    ):
-        share = shares[number]
-        name = term_files[term]
-        shard = share.get(name)
-        if shard is None:
-            shard = share[name] = {}
-        shard[names[term]] = values[a:b]
-    return shares
+def _shares(owner_of: np.ndarray[Any, Any], count: int, terms: _Terms) -> list[bytes]:
+    """Each of ``count`` owners' share of the terms as JSON: ``{terms file name: {term:
+    delta-coded postings of its questions}}``, files and terms in the files' order (the
+    bytes of ``json.dumps(…, ensure_ascii=False, separators=(",", ":"))``). ``owner_of``:
+    per question its owner's number (-1: none), one -1 more at its end. One pass in numpy
+    over every posting of the locale, then one string a (owner, term)."""
+    pieces: list[list[str]] = [[] for _ in range(count)]
+    if len(terms.codes):
+        file_rank = np.empty(len(terms.files), np.int64)
+        file_rank[sorted(range(len(terms.files)), key=terms.files.__getitem__)] = np.arange(
+            len(terms.files)
+        )
+        order = np.lexsort((terms.within, file_rank[terms.file]))  # terms in the files' order
+        rank = np.empty(len(order), np.int64)
+        rank[order] = np.arange(len(order))
+        posting_rank = np.repeat(rank, terms.lengths)
+        owner = owner_of[np.clip(terms.codes // LEVELS, 0, len(owner_of) - 1)]
+        kept = np.flatnonzero(owner >= 0)
+        kept = kept[np.lexsort((posting_rank[kept], owner[kept]))]  # (stable: codes in order)
+        owners, ranks, codes = owner[kept], posting_rank[kept], terms.codes[kept]
+        first = np.ones(len(kept), bool)
+        first[1:] = (owners[1:] != owners[:-1]) | (ranks[1:] != ranks[:-1])
+        deltas = np.diff(codes, prepend=0)
+        deltas[first] = codes[first]
+        text = ",".join(map(str, deltas.tolist())) + ","
+        widths = np.ones(len(deltas), np.int64) + 1  # a digit and the comma after
+        for power in range(1, 19):
+            longer = deltas >= 10**power
+            if not longer.any():
+                break
+            widths += longer
+        ends = np.cumsum(widths)
+        starts = np.flatnonzero(first)
+        begins = np.concatenate([[0], ends])[starts].tolist()
+        finishes = (ends[np.concatenate([starts[1:], [len(ends)]]) - 1] - 1).tolist()
+        keys = [encode_basestring(name) + ":{" for name in terms.files]
+        last = [-1] * count
+        names = terms.names
+        group_terms = order[ranks[starts]]
+        for number, term, file, begin, finish in zip(
+            owners[starts].tolist(),
+            group_terms.tolist(),
+            terms.file[group_terms].tolist(),
+            begins,
+            finishes,
+            strict=True,
+        ):
+            parts = pieces[number]
+            if file != last[number]:
+                if last[number] >= 0:
+                    parts.append("},")
+                parts.append(keys[file])
+                last[number] = file
+            else:
+                parts.append(",")
+            parts.append(f"{encode_basestring(names[term])}:[{text[begin:finish]}]")
+    return [
+        ("{" + "".join(parts) + ("}" if parts else "") + "}").encode("utf-8") for parts in pieces
+    ]
 
 
 def _memory_terms(index: LocaleIndex) -> _Terms:
     """``_Terms`` of an index in memory (its CJK terms packed in arrays or not)."""
     names: list[str] = []
     files: list[str] = []
+    file: list[int] = []
     within: list[int] = []
     parts: list[Any] = []
     for key, members in index.shards.items():
-        file = f"{shard_name(key)}.json"
+        files.append(f"{shard_name(key)}.json")
         for place, term in enumerate(sorted(members)):
             names.append(term)
-            files.append(file)
+            file.append(len(files) - 1)
             within.append(place)
             parts.append(index.postings[term])
     lengths = np.fromiter(map(len, parts), np.int64, len(parts))
     codes = np.frombuffer(b"".join(part.tobytes() for part in parts), np.int32)
+    numbers = np.asarray(file, np.int64)
+    places = np.asarray(within, np.int64)
     packed = index.packed
     if packed is not None and len(packed.keys):
-        bucket_names = [f"{shard_name(f'~{n}')}.json" for n in range(index.buckets)]
+        first = len(files)
+        files += [f"{shard_name(f'~{n}')}.json" for n in range(index.buckets)]
         names += packed.terms()
-        files += [bucket_names[n] for n in packed.buckets(index.buckets).tolist()]
-        within += range(len(packed.keys))  # (keys sorted: each bucket's terms in order)
+        numbers = np.concatenate([numbers, packed.buckets(index.buckets) + first])
+        # (keys sorted: each bucket's terms in their file's order)
+        places = np.concatenate([places, np.arange(len(packed.keys), dtype=np.int64)])
         lengths = np.concatenate([lengths, np.diff(packed.starts)])
         codes = np.concatenate([codes, packed.codes])
-    return _Terms(
-        names, files, np.asarray(within, np.int64), lengths, codes.astype(np.int64, copy=False)
-    )
+    return _Terms(names, files, numbers, places, lengths, codes.astype(np.int64, copy=False))
 
 
 def _disk_terms(folder: Path) -> _Terms:
     """``_Terms`` read back from a written index's terms files."""
     names: list[str] = []
     files: list[str] = []
+    file: list[int] = []
     within: list[int] = []
     postings: list[list[int]] = []
     for path in (folder / "t").glob("*.json"):
+        files.append(path.name)
         for place, (term, deltas) in enumerate(json.loads(path.read_bytes()).items()):
             if deltas:
                 names.append(term)
-                files.append(path.name)
+                file.append(len(files) - 1)
                 within.append(place)
                 postings.append(deltas)
     lengths = np.fromiter(map(len, postings), np.int64, len(postings))
@@ -268,7 +298,9 @@ def _disk_terms(folder: Path) -> _Terms:
     starts = np.cumsum(lengths) - lengths
     before = np.where(starts > 0, sums[np.maximum(starts - 1, 0)], 0) if len(flat) else starts
     codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
-    return _Terms(names, files, np.asarray(within, np.int64), lengths, codes)
+    return _Terms(
+        names, files, np.asarray(file, np.int64), np.asarray(within, np.int64), lengths, codes
+    )
 
 
 def _owners(urls: Iterable[str], fields: list[str]) -> np.ndarray[Any, Any]:
@@ -298,7 +330,7 @@ def write_index_shares(folder: Path, index: LocaleIndex, fields: Iterable[str]) 
     target = folder / SHARES_DIR
     target.mkdir(parents=True, exist_ok=True)
     for name, share in zip(wanted, shares, strict=True):
-        (target / f"{name}.json").write_bytes(_json(share))
+        (target / f"{name}.json").write_bytes(share)
     documents = dict(zip(wanted, _documents(owner_of, len(wanted)), strict=True))
     (target / _DOCUMENTS).write_bytes(_json(documents))
 
@@ -331,7 +363,7 @@ def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, S
             wanted, shares, _documents(owner_of, len(wanted)), strict=True
         ):
             needs[name].files.update(f"{prefix}d/{n}.json" for n in numbers)
-            needs[name].share = _json(share)
+            needs[name].share = share
     for found in needs.values():
         found.files.update(prefix + name for name in ("index.json", "f.json"))
     return needs
