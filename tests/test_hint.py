@@ -6,7 +6,6 @@ the practice data, the JSON, Moodle and Anki exports and the payload importer.""
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from sitebuild import write_bank
 
 from qbank.bank.load import check_bank, load_bank
 from qbank.site.bankdata import bank_json
-from qbank.site.practice import practice_files
+from qbank.site.practice import listed_questions, practice_files
 from qbank.site.render import render_site
 from qbank.tools.exporters.anki import build_package
 from qbank.tools.exporters.moodle import moodle_xml
@@ -64,7 +63,7 @@ def test_exports_and_practice_data_carry_the_hint(tmp_path: Path) -> None:
     assert hints
     assert "逐个执行" in hints[0].text
     files = practice_files(bank, lambda text, entry: f"<p>{text}</p>")
-    items = {q["id"]: q for q in json.loads(files["en/api/practice/backend/mid.json"])["questions"]}
+    items = {q["id"]: q for q in listed_questions(files.__getitem__, "en", "backend", "mid")}
     assert "one by one" in items[qid(3001)]["hint"]
     notes = [
         n for d in build_package(bank, "en").decks for n in d.notes if n.fields[0] == qid(3001)

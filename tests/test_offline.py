@@ -3,6 +3,7 @@ manifests, their check by ``verify``, and ``offline: false``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 from sitebuild import build_site, write_small_bank
 
 from qbank.site.offline import (
+    SHARES_DIR,
+    _search_needs,
     build_id,
     manifests,
     offline_problems,
@@ -60,6 +63,7 @@ def test_a_field_manifest_lists_its_pages_practice_and_search(site: Path) -> Non
         "en/ml-engineer/level-senior/index.html",
         "en/ml-engineer/practice/index.html",
         "en/api/practice/ml-engineer/mid.json",
+        "en/api/practice/ml-engineer/mid/0.json",
         "en/api/search/index.json",
         "en/api/search/d/0.json",
         "en/review/index.html",
@@ -113,3 +117,66 @@ def test_offline_false_leaves_the_worker_out(tmp_path: Path) -> None:
 def test_the_serve_worker_only_removes_itself() -> None:
     script = worker_script(None).decode()
     assert read_worker_data(script) == {"off": True}
+
+
+def _cut_from_files(site: Path, locale: str, fields: list[str]) -> dict[str, tuple[set, bytes]]:
+    """Each field's search files and terms share as the offline step cut them before it
+    took them from the index in memory: from the written index files, file by file (the
+    reference the shares must equal byte for byte)."""
+    folder = site / locale / "api/search"
+    prefix = f"{locale}/api/search/"
+    number = {f: n for n, f in enumerate(fields)}
+    files: dict[str, set] = {f: {prefix + "index.json", prefix + "f.json"} for f in fields}
+    terms: dict[str, dict] = {f: {} for f in fields}
+    owners = []
+    for chunk in sorted((folder / "d").glob("*.json"), key=lambda p: int(p.stem)):
+        for url, *_ in json.loads(chunk.read_bytes()):
+            owner = number.get(url.strip("/").split("/")[1], -1)
+            owners.append(owner)
+            if owner >= 0:
+                files[fields[owner]].add(f"{prefix}d/{chunk.name}")
+    for path in sorted((folder / "t").glob("*.json")):
+        for term, deltas in json.loads(path.read_bytes()).items():
+            code = 0
+            mine: dict[int, list[int]] = {}
+            for delta in deltas:
+                code += delta
+                owner = owners[code // 8] if code // 8 < len(owners) else -1
+                if owner >= 0:
+                    mine.setdefault(owner, []).append(code)
+            for owner, codes in mine.items():
+                coded = [codes[0], *(b - a for a, b in itertools.pairwise(codes))]
+                terms[fields[owner]].setdefault(path.name, {})[term] = coded
+    return {
+        f: (files[f], json.dumps(terms[f], ensure_ascii=False, separators=(",", ":")).encode())
+        for f in fields
+    }
+
+
+@pytest.mark.parametrize("locale", ["en", "tr", "zh"])
+def test_the_shares_made_in_memory_are_those_cut_from_the_written_index(
+    site: Path, locale: str
+) -> None:
+    # (zh: its CJK terms packed in arrays; en, tr: one by one)
+    fields = ["ml-engineer", "backend"]
+    expected = _cut_from_files(site, locale, fields)
+    found = dict(manifests(site))
+    for name in fields:
+        listed = {p for p, _, _ in found[f"{locale}/api/offline/{name}.json"]["files"]}
+        search = {p for p in listed if p.startswith(f"{locale}/api/search/")}
+        assert search == expected[name][0]
+        share = (site / f"{locale}/api/offline/{name}.terms.json").read_bytes()
+        assert share == expected[name][1]
+    assert not (site / locale / "api/search" / SHARES_DIR).exists()  # (taken, not published)
+
+
+def test_shares_cut_from_a_tree_equal_the_shares_made_in_memory(site: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    for locale in ("en", "zh"):
+        needs = _search_needs(copy, locale, ["ml-engineer", "backend"])  # (no shares left)
+        for name, need in needs.items():
+            assert need.share == (site / f"{locale}/api/offline/{name}.terms.json").read_bytes()
+            manifest = dict(manifests(site))[f"{locale}/api/offline/{name}.json"]
+            listed = {p for p, _, _ in manifest["files"] if p.startswith(f"{locale}/api/search/")}
+            assert need.files == listed

@@ -1,7 +1,8 @@
 /* qbank flashcards: the part of <locale>/flashcards/ (a ".qb-flash" box), mounted by qbank.js;
- * no other page loads it. The cards are the practice JSON files' questions
- * (<locale>/api/practice/<field>/<seniority>.json) chosen by lib/deck.js: a field or topic,
- * the review queue's due ones, the misses or the saved questions. Front: the prompt (and a
+ * no other page loads it. The cards are the practice lists' questions (lib/questions.js)
+ * chosen by lib/deck.js: a field or topic, the review queue's due ones, the misses or the
+ * saved questions; each card's text comes from its chunk when it is shown (with the next
+ * card's, so a rating turns to it at once). Front: the prompt (and a
  * choice question's options); back: the answer and explanation, or the model answer. Both
  * faces share one grid cell, so the card keeps its height when it turns. Space (or a tap)
  * turns it, 1-4 (or a swipe left / right) rates it; each rating is a review in the queue
@@ -9,7 +10,7 @@
 import { deck, ratingOf } from "./lib/deck.js";
 import { fragment, h } from "./lib/dom.js";
 import { PROGRESS, REVIEW, SAVED } from "./lib/shapes.js";
-import { json, root } from "./lib/site.js";
+import { listedAll, texts } from "./lib/questions.js";
 import { load } from "./lib/storage.js";
 import { fill, t } from "./lib/text.js";
 import { answered } from "./review.js";
@@ -39,14 +40,11 @@ function load_(box) {
   const locale = box.dataset.locale;
   const fields = field ? [field] : [...box.querySelectorAll(".qb-flash-field option")].map((o) => o.value).filter(Boolean);
   const levels = (box.dataset.levels || "").split(" ").filter(Boolean);
-  const urls = fields.flatMap((f) => levels.map((l) => new URL(
-    `${locale}/api/practice/${encodeURIComponent(f)}/${encodeURIComponent(l)}.json`, root).href));
   const stage = box.querySelector(".qb-flash-stage");
-  return Promise.all(urls.map((url) => json(url).catch(() => ({ questions: [] })))).then((files) => {
-    const questions = files.flatMap((file) => file.questions || []);
+  return listedAll(locale, fields, levels, true).then((questions) => {
     const stored = { progress: load(PROGRESS), reviews: load(REVIEW), saved: load(SAVED).items };
     run = { box, cards: deck(questions, source, stored, scope, Date.now()), i: 0, turned: false };
-    show();
+    return show();
   }, () => {
     stage.replaceChildren(h("p", { class: "qb-feedback" }, t("loadError")));
   });
@@ -58,15 +56,32 @@ function face(cls, label) {
   return node;
 }
 
+/* Shows card `run.i` once its text (and the next card's) is here; resolves when shown. */
 function show() {
+  const current = run;
   const stage = run.box.querySelector(".qb-flash-stage");
-  stage.replaceChildren();
   if (run.i >= run.cards.length) {
+    stage.replaceChildren();
     const text = run.cards.length ? fill(t("cardsDone"), { n: run.cards.length }) : t("cardsNone");
     stage.appendChild(h("p", { class: "qb-flash-end", tabindex: "-1" }, text));
-    return;
+    return Promise.resolve();
   }
-  const item = run.cards[run.i];
+  return texts(run.cards.slice(run.i, run.i + 2)).then((found) => {
+    if (run !== current) return undefined; // (another choice of cards meanwhile)
+    const item = found.find((q) => q.id === run.cards[run.i].id);
+    if (!item) { // (not in its chunk: a list and chunks of two builds)
+      run.cards.splice(run.i, 1);
+      return show();
+    }
+    stage.replaceChildren();
+    render(stage, item);
+    return undefined;
+  }, () => {
+    if (run === current) stage.replaceChildren(h("p", { class: "qb-feedback" }, t("loadError")));
+  });
+}
+
+function render(stage, item) {
   run.turned = false;
   stage.appendChild(h("p", { class: "qb-flash-pos" }, fill(t("cardPos"), { n: run.i + 1, total: run.cards.length })));
   const card = h("div", { class: "qb-flashcard", "data-id": item.id, "data-turned": "0", tabindex: "0",
@@ -122,6 +137,7 @@ function turn() {
   const stage = run.box.querySelector(".qb-flash-stage");
   run.turned = !run.turned;
   const card = stage.querySelector(".qb-flashcard");
+  if (!card) return; // (its text is still on its way)
   // both faces stay in the one grid cell (qbank.css): only their visibility changes
   card.setAttribute("data-turned", run.turned ? "1" : "0");
   stage.querySelector(".qb-flash-actions").setAttribute("data-turned", run.turned ? "1" : "0");
@@ -134,12 +150,14 @@ function rated(g) {
   answered(item.id, item.topic, { g });
   const name = t(RATINGS[g - 1][1]);
   run.i++;
-  show();
-  const stage = run.box.querySelector(".qb-flash-stage");
-  const note = stage.querySelector(".qb-flash-note");
-  if (note) note.textContent = fill(t("cardNext"), { rating: name });
-  const next = stage.querySelector(".qb-flashcard, .qb-flash-end");
-  if (next) next.focus();
+  run.turned = false; // (no second rating while the next card's text comes)
+  show().then(() => {
+    const stage = run.box.querySelector(".qb-flash-stage");
+    const note = stage.querySelector(".qb-flash-note");
+    if (note) note.textContent = fill(t("cardNext"), { rating: name });
+    const next = stage.querySelector(".qb-flashcard, .qb-flash-end");
+    if (next) next.focus();
+  });
 }
 
 document.addEventListener("click", (e) => {

@@ -13,9 +13,11 @@
  * (qbank:v1:prefs:timer), and both can be ended early and scored. */
 import { fragment, h, idFor } from "./lib/dom.js";
 import { byTopic, score as scoreOf } from "./lib/scores.js";
+import { draw } from "./lib/draw.js";
+import { listed, texts } from "./lib/questions.js";
 import { HISTORY, TIMER } from "./lib/shapes.js";
 import * as timer from "./lib/timer.js";
-import { json, root } from "./lib/site.js";
+import { root } from "./lib/site.js";
 import { load, save, update } from "./lib/storage.js";
 import { fill, t } from "./lib/text.js";
 import { isMiss, progress, ratingGroup, record } from "./widget.js";
@@ -25,16 +27,6 @@ function reviewPart() {
   return import("./review.js").then((part) => (review = part));
 }
 
-function shuffle(items) {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    const x = a[i];
-    a[i] = a[j];
-    a[j] = x;
-  }
-  return a;
-}
 function clock(seconds) {
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;
@@ -242,13 +234,16 @@ function practiceBegin(box) {
   const key = level ? level.value : box.getAttribute("data-level");
   const levelName = level ? level.options[level.selectedIndex].textContent : key;
   const status = box.querySelector(":scope > .qb-feedback");
-  const url = new URL(`${box.getAttribute("data-locale")}/api/practice/${box.getAttribute("data-field")}/${key}.json`, root).href;
   status.textContent = "";
   const onlyMisses = box.querySelector(".qb-practice-misses");
   const missed = !!(onlyMisses && onlyMisses.checked);
   // a review session (<locale>/review/): assets/review.js draws the due questions, in order
   const reviewing = box.hasAttribute("data-review");
-  (reviewing ? reviewPart().then((part) => part.draw(box, missed)) : json(url)).then(data => {
+  const stubs = reviewing ? reviewPart().then((part) => part.draw(box, missed))
+    : listed(box.getAttribute("data-locale"), box.getAttribute("data-field"), key)
+      .then((questions) => ({ questions }));
+  let empty = "";
+  stubs.then(data => {
     const limit = Math.max(1, parseInt(box.querySelector(".qb-practice-count").value, 10) || 20);
     // ?topics=a,b (the match page): only those topics of the field, when they have any
     const ticked = [...box.querySelectorAll(".qb-practice-topic:checked")].map((c) => c.value);
@@ -259,9 +254,12 @@ function practiceBegin(box) {
       const p = progress();
       pool = pool.filter(q => isMiss(p[q.id]));
     }
-    const drawn = (reviewing ? pool : shuffle(pool)).slice(0, limit);
+    empty = data.empty || (missed ? "noMisses" : "none");
+    // the texts of the questions drawn only (lib/draw.js: from as few chunks as hold them)
+    return texts(reviewing ? pool.slice(0, limit) : draw(pool, limit));
+  }).then(drawn => {
     if (!drawn.length) {
-      status.textContent = t(data.empty || (missed ? "noMisses" : "none"));
+      status.textContent = t(empty);
       return;
     }
     const limitInput = box.querySelector(".qb-practice-limit");

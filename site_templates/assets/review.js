@@ -8,13 +8,13 @@
  * A ".qb-due" box (home and field pages) shows "N due today" with links into the review page;
  * the review page runs its session in practice.js's interface (a ".qb-practice" box with
  * data-review): practice.js asks `draw` for the questions and hands each answer to
- * `answered`. Question texts come from the practice JSON files
- * (<locale>/api/practice/<field>/<seniority>.json).
+ * `answered`. The questions come from the practice lists (lib/questions.js), their texts
+ * from the chunks of the questions practice.js shows.
  */
 import { h } from "./lib/dom.js";
 import { day, missed as isMissed, reviewed, scheduled } from "./lib/schedule.js";
 import { PROGRESS, REVIEW } from "./lib/shapes.js";
-import { json, root } from "./lib/site.js";
+import { listedAll } from "./lib/questions.js";
 import { load, update } from "./lib/storage.js";
 import { fill, t } from "./lib/text.js";
 let elsewhere = 0; // questions the last draw left out (not in this locale or seniority)
@@ -121,21 +121,18 @@ function fillAll() {
 // -- a review session (practice.js runs it) --------------------------------------------
 /* The questions of this session, in queue order: those due today (or, with `missed`, those
  * whose latest answer was wrong) in the page's scope, at its seniority when one is chosen,
- * with their texts in the page's locale. */
+ * that the page's locale has; as the practice lists' stubs (practice.js fetches the texts of
+ * those it shows). */
 export function draw(box, missed) {
   const today = day(Date.now());
   const picked = queue(pageScope()).filter((s) => (missed ? isMissed(s) : s.due <= today));
   if (!picked.length) {
     return Promise.resolve({ questions: [], empty: missed ? "reviewNoMisses" : "reviewNothing" });
   }
-  const locale = box.dataset.locale;
   const levels = levelChoice() ? [levelChoice()] : (box.dataset.levels || "").split(" ");
   const fields = [...new Set(picked.map((s) => s.t.split("/")[0]))];
-  const urls = fields.flatMap((f) => levels.map((l) => new URL(
-    `${locale}/api/practice/${encodeURIComponent(f)}/${encodeURIComponent(l)}.json`, root).href));
-  return Promise.all(urls.map(json)).then((data) => {
-    const byId = new Map();
-    for (const file of data) for (const q of file.questions || []) byId.set(q.id, q);
+  return listedAll(box.dataset.locale, fields, levels).then((stubs) => {
+    const byId = new Map(stubs.map((stub) => [stub.id, stub]));
     const questions = picked.map((s) => byId.get(s.id)).filter(Boolean);
     elsewhere = questions.length ? picked.length - questions.length : 0;
     fillAll();

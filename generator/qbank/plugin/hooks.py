@@ -160,7 +160,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 lambda locale, folder: self._build_locale(
                     unrendered, locale, config, folder, index=False
                 ),
-                lambda locale, folder: write_search_index(bank, locale, folder, self.topic_url),
+                lambda locale, folder: write_search_index(
+                    bank, locale, folder, self.topic_url, shares=self.offline
+                ),
             )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options), default)
@@ -267,6 +269,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 shared.locale,
                 site_dir,
                 self.topic_url,
+                shares=self.offline,
                 release=bool(self.locales.running),  # the locale process builds the rest
             )
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
@@ -284,7 +287,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     serve.data_files(site_dir, shared, written_by_locales=forked)
                     serve.search(bank, self.topic_url, site_dir, indexed=forked)
                 extra = (
-                    self.locales.index_here(bank, scratch, self.topic_url)
+                    self.locales.index_here(bank, scratch, self.topic_url, shares=self.offline)
                     if serve is None or early
                     else {}
                 )
@@ -329,6 +332,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             options=self.options,
             topic_url=self.topic_url,
             index=index,
+            shares=self.offline,
         )
 
     @event_priority(-100)  # after every other plugin's post_build (search indexing included)

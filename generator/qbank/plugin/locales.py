@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -39,6 +40,7 @@ from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import phase
 from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, iter_docs, write_index
 from qbank.site.memory import releasing
+from qbank.site.offline import write_index_shares
 from qbank.site.render import RenderedSite, RenderOptions, render_site
 
 # (locale, its folder): build its pages and data files there
@@ -92,12 +94,19 @@ def render_locale(bank: Bank, options: RenderOptions, locale: str) -> RenderedSi
     return site
 
 
-def write_search_index(bank: Bank, locale: str, site_dir: Path, topic_url: TopicUrl) -> None:
-    """Write ``locale``'s search index into its tree of ``site_dir``."""
+def write_search_index(
+    bank: Bank, locale: str, site_dir: Path, topic_url: TopicUrl, *, shares: bool = False
+) -> None:
+    """Write ``locale``'s search index into its tree of ``site_dir``; with ``shares`` (the
+    site has the offline copy) also each field's share of it, from the index in memory
+    (``offline.write_index_shares``)."""
     started = time.monotonic()
     docs = iter_docs(bank, locale, topic_url)
+    folder = site_dir / locale / INDEX_DIR
+    fields = list(bank.catalog.fields)
+    then = partial(write_index_shares, folder, fields=fields) if shares else None
     try:
-        write_index(docs, site_dir / locale / INDEX_DIR, locale)
+        write_index(docs, folder, locale, then)
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
     count = sum(1 for entry in bank.entries if locale in entry.locales)
@@ -114,6 +123,7 @@ def build_locale(
     options: RenderOptions,
     topic_url: TopicUrl,
     index: bool = True,
+    shares: bool = False,
 ) -> None:
     """Build another locale's pages into ``folder`` (its ``<locale>/`` tree). When ``shared``
     holds no pages of it (``mkdocs build``) render them first, and write its practice and
@@ -127,7 +137,9 @@ def build_locale(
         internals.build_nested(config, folder)
     phase(started, "%s: pages built", locale)
     if rendered:  # (the locale process builds several: each one's memory goes to the next)
-        finish_locale(shared.bank, site, locale, folder, topic_url, index=index, release=True)
+        finish_locale(
+            shared.bank, site, locale, folder, topic_url, index=index, shares=shares, release=True
+        )
 
 
 def finish_locale(
@@ -138,6 +150,7 @@ def finish_locale(
     topic_url: TopicUrl,
     *,
     index: bool = True,
+    shares: bool = False,
     release: bool = False,
 ) -> None:
     """After ``locale``'s pages are built into ``folder``: its practice and JSON API files
@@ -149,7 +162,7 @@ def finish_locale(
     with releasing(site) if release else contextlib.nullcontext():
         write_deferred(site, locale, folder)
         if index:
-            write_search_index(bank, locale, folder, topic_url)
+            write_search_index(bank, locale, folder, topic_url, shares=shares)
 
 
 class LocaleBuilds:
@@ -215,7 +228,9 @@ class LocaleBuilds:
         self.claims = claims
         self.running = {locale: running[locale] for locale in folders}
 
-    def index_here(self, bank: Bank, scratch: Path, topic_url: TopicUrl) -> dict[str, Path]:
+    def index_here(
+        self, bank: Bank, scratch: Path, topic_url: TopicUrl, *, shares: bool = False
+    ) -> dict[str, Path]:
         """Write into ``scratch`` the indexes of the locales the child builds that this
         process claims first; each one's index folder, by locale."""
         extra: dict[str, Path] = {}
@@ -223,7 +238,7 @@ class LocaleBuilds:
             return extra
         for locale in self.claims.order:
             if self.claims.claim(locale):
-                write_search_index(bank, locale, scratch, topic_url)
+                write_search_index(bank, locale, scratch, topic_url, shares=shares)
                 extra[locale] = scratch / locale / INDEX_DIR
         return extra
 

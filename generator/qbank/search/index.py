@@ -413,13 +413,22 @@ def write_files(files: Iterable[tuple[str, bytes]], output: Path) -> None:
         (output / path).write_bytes(data)
 
 
-def write_index(docs: Iterable[SearchDoc], output: Path, locale: str) -> None:
-    """Write ``locale``'s index into the folder ``output`` (replaced)."""
+def write_index(
+    docs: Iterable[SearchDoc],
+    output: Path,
+    locale: str,
+    then: Callable[[LocaleIndex], None] | None = None,
+) -> None:
+    """Write ``locale``'s index into the folder ``output`` (replaced); ``then(index)`` is
+    given the index in memory once its files are written."""
     try:
         if output.exists():
             shutil.rmtree(output)
         with gc_paused():  # (millions of objects made, no cycle among them)
-            write_files(index_files(docs, locale), output)
+            index = LocaleIndex.build(docs, locale)
+            write_files(index.files(), output)
+            if then is not None:
+                then(index)
     except OSError as error:
         raise SearchIndexError(
             f"the search index could not be written to {output}: {error}"

@@ -27,8 +27,10 @@ import json
 import os
 import posixpath
 import re
+import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring  # (json.dumps's own)
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ import numpy as np
 
 from qbank.bank.loaded import Bank
 from qbank.search.documents import LEVELS
-from qbank.search.index import INDEX_DIR
+from qbank.search.index import CHUNK, INDEX_DIR, LocaleIndex, shard_name
 from qbank.site.minify import asset_bytes
 from qbank.site.strings import strings_for
 
@@ -150,68 +152,218 @@ def page_assets(html: str, page: str, files: Iterable[str]) -> list[str]:
 @dataclass
 class SearchNeeds:
     """What a kept field of a locale needs of its search index: ``files`` (the manifest,
-    filters and documents files listing one of its questions) and ``terms``, its own share of
-    every terms file: ``{terms file name: {term: delta-coded postings of its questions}}``,
-    written as ``<field>.terms.json``, from which the worker answers a terms file offline."""
+    filters and documents files listing one of its questions) and ``share``, its own share of
+    every terms file as JSON: ``{terms file name: {term: delta-coded postings of its
+    questions}}``, written as ``<field>.terms.json``, from which the worker answers a terms
+    file offline."""
 
     files: set[str] = field(default_factory=set)
-    terms: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    share: bytes = b"{}"
+
+
+SHARES_DIR = ".offline"
+"""Under a locale's index folder: the fields' shares of it, made from the index in memory when
+it is written (``write_index_shares``); hidden, so never served, and gone once
+``offline_files`` has taken them."""
+_DOCUMENTS = "documents.json"
+"""In ``SHARES_DIR``: ``{field: [documents file numbers]}``."""
+
+
+@dataclass
+class _Terms:
+    """Every term of a locale's terms files, as flat arrays: ``names`` per term, ``file`` (its
+    terms file, a number into ``files``, their names), ``within`` (its place among its
+    file's terms, in the file's order), ``lengths`` (its number of postings) and ``codes``,
+    every term's postings one after the other (``LEVELS * question + step``, not
+    delta-coded)."""
+
+    names: list[str]
+    files: list[str]
+    file: np.ndarray[Any, Any]
+    within: np.ndarray[Any, Any]
+    lengths: np.ndarray[Any, Any]
+    codes: np.ndarray[Any, Any]
+
+
+def _shares(owner_of: np.ndarray[Any, Any], count: int, terms: _Terms) -> list[bytes]:
+    """Each of ``count`` owners' share of the terms as JSON: ``{terms file name: {term:
+    delta-coded postings of its questions}}``, files and terms in the files' order (the
+    bytes of ``json.dumps(…, ensure_ascii=False, separators=(",", ":"))``). ``owner_of``:
+    per question its owner's number (-1: none), one -1 more at its end. One pass in numpy
+    over every posting of the locale, then one string a (owner, term)."""
+    pieces: list[list[str]] = [[] for _ in range(count)]
+    if len(terms.codes):
+        file_rank = np.empty(len(terms.files), np.int64)
+        file_rank[sorted(range(len(terms.files)), key=terms.files.__getitem__)] = np.arange(
+            len(terms.files)
+        )
+        order = np.lexsort((terms.within, file_rank[terms.file]))  # terms in the files' order
+        rank = np.empty(len(order), np.int64)
+        rank[order] = np.arange(len(order))
+        posting_rank = np.repeat(rank, terms.lengths)
+        owner = owner_of[np.clip(terms.codes // LEVELS, 0, len(owner_of) - 1)]
+        kept = np.flatnonzero(owner >= 0)
+        kept = kept[np.lexsort((posting_rank[kept], owner[kept]))]  # (stable: codes in order)
+        owners, ranks, codes = owner[kept], posting_rank[kept], terms.codes[kept]
+        first = np.ones(len(kept), bool)
+        first[1:] = (owners[1:] != owners[:-1]) | (ranks[1:] != ranks[:-1])
+        deltas = np.diff(codes, prepend=0)
+        deltas[first] = codes[first]
+        text = ",".join(map(str, deltas.tolist())) + ","
+        widths = np.ones(len(deltas), np.int64) + 1  # a digit and the comma after
+        for power in range(1, 19):
+            longer = deltas >= 10**power
+            if not longer.any():
+                break
+            widths += longer
+        ends = np.cumsum(widths)
+        starts = np.flatnonzero(first)
+        begins = np.concatenate([[0], ends])[starts].tolist()
+        finishes = (ends[np.concatenate([starts[1:], [len(ends)]]) - 1] - 1).tolist()
+        keys = [encode_basestring(name) + ":{" for name in terms.files]
+        last = [-1] * count
+        names = terms.names
+        group_terms = order[ranks[starts]]
+        for number, term, file, begin, finish in zip(
+            owners[starts].tolist(),
+            group_terms.tolist(),
+            terms.file[group_terms].tolist(),
+            begins,
+            finishes,
+            strict=True,
+        ):
+            parts = pieces[number]
+            if file != last[number]:
+                if last[number] >= 0:
+                    parts.append("},")
+                parts.append(keys[file])
+                last[number] = file
+            else:
+                parts.append(",")
+            parts.append(f"{encode_basestring(names[term])}:[{text[begin:finish]}]")
+    return [
+        ("{" + "".join(parts) + ("}" if parts else "") + "}").encode("utf-8") for parts in pieces
+    ]
+
+
+def _memory_terms(index: LocaleIndex) -> _Terms:
+    """``_Terms`` of an index in memory (its CJK terms packed in arrays or not)."""
+    names: list[str] = []
+    files: list[str] = []
+    file: list[int] = []
+    within: list[int] = []
+    parts: list[Any] = []
+    for key, members in index.shards.items():
+        files.append(f"{shard_name(key)}.json")
+        for place, term in enumerate(sorted(members)):
+            names.append(term)
+            file.append(len(files) - 1)
+            within.append(place)
+            parts.append(index.postings[term])
+    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
+    codes = np.frombuffer(b"".join(part.tobytes() for part in parts), np.int32)
+    numbers = np.asarray(file, np.int64)
+    places = np.asarray(within, np.int64)
+    packed = index.packed
+    if packed is not None and len(packed.keys):
+        first = len(files)
+        files += [f"{shard_name(f'~{n}')}.json" for n in range(index.buckets)]
+        names += packed.terms()
+        numbers = np.concatenate([numbers, packed.buckets(index.buckets) + first])
+        # (keys sorted: each bucket's terms in their file's order)
+        places = np.concatenate([places, np.arange(len(packed.keys), dtype=np.int64)])
+        lengths = np.concatenate([lengths, np.diff(packed.starts)])
+        codes = np.concatenate([codes, packed.codes])
+    return _Terms(names, files, numbers, places, lengths, codes.astype(np.int64, copy=False))
+
+
+def _disk_terms(folder: Path) -> _Terms:
+    """``_Terms`` read back from a written index's terms files."""
+    names: list[str] = []
+    files: list[str] = []
+    file: list[int] = []
+    within: list[int] = []
+    postings: list[list[int]] = []
+    for path in (folder / "t").glob("*.json"):
+        files.append(path.name)
+        for place, (term, deltas) in enumerate(json.loads(path.read_bytes()).items()):
+            if deltas:
+                names.append(term)
+                file.append(len(files) - 1)
+                within.append(place)
+                postings.append(deltas)
+    lengths = np.fromiter(map(len, postings), np.int64, len(postings))
+    flat = np.fromiter(itertools.chain.from_iterable(postings), np.int64, int(lengths.sum()))
+    sums = np.cumsum(flat)
+    starts = np.cumsum(lengths) - lengths
+    before = np.where(starts > 0, sums[np.maximum(starts - 1, 0)], 0) if len(flat) else starts
+    codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
+    return _Terms(
+        names, files, np.asarray(file, np.int64), np.asarray(within, np.int64), lengths, codes
+    )
+
+
+def _owners(urls: Iterable[str], fields: list[str]) -> np.ndarray[Any, Any]:
+    """Per question (by its URL, ``/<locale>/<field>/…``) the number of its field among
+    ``fields`` (-1: none), with one -1 more at the end."""
+    number = {f: n for n, f in enumerate(fields)}
+    owners = []
+    for url in urls:
+        parts = str(url).strip("/").split("/")
+        owners.append(number.get(parts[1], -1) if len(parts) > 1 else -1)
+    return np.array([*owners, -1], dtype=np.int32)
+
+
+def _documents(owner_of: np.ndarray[Any, Any], count: int) -> list[list[int]]:
+    """Per owner, the numbers of the documents files that list one of its questions."""
+    chunks = np.arange(len(owner_of) - 1) // CHUNK
+    return [np.unique(chunks[owner_of[:-1] == n]).tolist() for n in range(count)]
+
+
+def write_index_shares(folder: Path, index: LocaleIndex, fields: Iterable[str]) -> None:
+    """Write into a locale's index folder ``folder``, from its ``index`` in memory, what each
+    of ``fields`` needs of it offline (``SHARES_DIR``), for ``offline_files``: reading the
+    written index back and cutting it again cost a fifth of a build's CPU."""
+    wanted = list(fields)
+    owner_of = _owners((shown[0] for shown in index.shown), wanted)
+    shares = _shares(owner_of, len(wanted), _memory_terms(index))
+    target = folder / SHARES_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    for name, share in zip(wanted, shares, strict=True):
+        (target / f"{name}.json").write_bytes(share)
+    documents = dict(zip(wanted, _documents(owner_of, len(wanted)), strict=True))
+    (target / _DOCUMENTS).write_bytes(_json(documents))
 
 
 def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, SearchNeeds]:
     """Per field, what it needs of ``locale``'s search index (``SearchNeeds``). A field's
     questions hold words of nearly every terms file (they are cut by word, not by field), so
-    its share of them, not the files, is what a reader keeps."""
+    its share of them, not the files, is what a reader keeps. The shares the index's writer
+    left (``write_index_shares``) are taken (and removed); without them (a ``qbank build``
+    tree) they are cut from the written index."""
     folder = site / locale / INDEX_DIR
     wanted = list(fields)
     needs = {f: SearchNeeds() for f in wanted}
     if not (folder / "index.json").is_file():
         return needs
     prefix = f"{locale}/{INDEX_DIR}/"
-    number = {f: n for n, f in enumerate(wanted)}
-    owners: list[int] = []  # question number -> field number (-1: another folder)
-    chunks = sorted((folder / "d").glob("*.json"), key=lambda p: int(p.stem))
-    for chunk in chunks:
-        present = set()
-        for url, *_ in json.loads(chunk.read_bytes()):
-            parts = str(url).strip("/").split("/")
-            owner = number.get(parts[1], -1) if len(parts) > 1 else -1
-            owners.append(owner)
-            present.add(owner)
-        for owner in present - {-1}:
-            needs[wanted[owner]].files.add(f"{prefix}d/{chunk.name}")
-    owner_of = np.array([*owners, -1], dtype=np.int32)
-    for terms in sorted((folder / "t").glob("*.json")):
-        shard = {term: codes for term, codes in json.loads(terms.read_bytes()).items() if codes}
-        if not shard:
-            continue
-        names = list(shard)
-        postings = list(shard.values())
-        lengths = np.fromiter(map(len, postings), dtype=np.int64, count=len(postings))
-        flat = np.fromiter(itertools.chain.from_iterable(postings), np.int64, int(lengths.sum()))
-        sums = np.cumsum(flat)
-        starts = np.cumsum(lengths) - lengths
-        before = np.where(starts > 0, sums[starts - 1], 0)
-        codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
-        term_of = np.repeat(np.arange(len(names)), lengths)
-        owner = owner_of[np.clip(codes // LEVELS, 0, len(owners))]
-        for number in np.unique(owner).tolist():
-            if number < 0:
-                continue
-            mine = owner == number
-            kept_codes, kept_terms = codes[mine], term_of[mine]
-            first = np.flatnonzero(np.diff(kept_terms, prepend=-1))  # each term's first
-            deltas = np.diff(kept_codes, prepend=0)
-            deltas[first] = kept_codes[first]
-            values = deltas.tolist()  # (one conversion; Python slices below)
-            bounds = [*first.tolist(), len(values)]
-            share = {
-                names[term]: values[a:b]
-                for term, a, b in zip(
-                    kept_terms[first].tolist(), bounds, bounds[1:], strict=False
-                )
-            }
-            needs[wanted[number]].terms[terms.name] = share
+    kept = folder / SHARES_DIR
+    if (kept / _DOCUMENTS).is_file():
+        documents = json.loads((kept / _DOCUMENTS).read_bytes())
+        for name in wanted:
+            needs[name].files.update(f"{prefix}d/{n}.json" for n in documents.get(name, ()))
+            needs[name].share = (kept / f"{name}.json").read_bytes()
+        shutil.rmtree(kept)
+    else:
+        chunks = sorted((folder / "d").glob("*.json"), key=lambda p: int(p.stem))
+        urls = (url for chunk in chunks for url, *_ in json.loads(chunk.read_bytes()))
+        owner_of = _owners(urls, wanted)
+        shares = _shares(owner_of, len(wanted), _disk_terms(folder))
+        for name, share, numbers in zip(
+            wanted, shares, _documents(owner_of, len(wanted)), strict=True
+        ):
+            needs[name].files.update(f"{prefix}d/{n}.json" for n in numbers)
+            needs[name].share = share
     for found in needs.values():
         found.files.update(prefix + name for name in ("index.json", "f.json"))
     return needs
@@ -281,7 +433,7 @@ def offline_files(
                 continue  # (a field with no page in this locale)
             listed = [(p, files[p].size, files[p].digest) for p in chosen]
             share = f"{locale}/{MANIFEST_DIR}/{name}{TERMS_SUFFIX}"
-            terms = out.files[share] = _json(search[name].terms)
+            terms = out.files[share] = search[name].share
             listed.append((share, len(terms), _digest(terms)))
             listed.sort()
             total = sum(size for _, size, _ in listed)

@@ -3,9 +3,9 @@
 
 import { day, missed, scheduled } from "./schedule.js";
 
-/** The cards of `questions` (practice JSON items, by id once) for `source`: "all" (every
- * question in `scope`, in the files' order), "due" (due today, most overdue first), "misses"
- * (whose latest answer was Again) or "saved" (starred or noted), from the stored `progress`,
+/** The cards of `questions` (practice list stubs or items: id, topic; by id once) for
+ * `source`: "all" (every question in `scope`, in the files' order), "due" (due today, most
+ * overdue first), "misses" (whose latest answer was Again) or "saved" (starred or noted), from the stored `progress`,
  * `reviews` and `saved` items at `now`. `scope`: {field, topic}. */
 export function deck(questions, source, { progress, reviews, saved }, scope, now) {
   const inScope = (q) => (!scope.topic || q.topic === scope.topic) &&
