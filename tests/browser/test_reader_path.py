@@ -404,3 +404,32 @@ def test_a_generic_question_is_found_by_its_topic_name(tab: Any, locale: str, qu
     box.locator(".qb-search__input").fill(query)
     first = box.locator(".qb-search__result a").first
     expect(first).to_have_attribute("href", re.compile(f"/{locale}/javascript/closures/"))
+
+
+# -- 4. search counts ---------------------------------------------------------------------------
+
+
+def _searched(tab: Any, query: str) -> tuple[int, str]:
+    """Type ``query`` into the open search box: (results counted, the status line)."""
+    from support.search_box import typed
+
+    typed(tab, query)
+    box = tab.locator(".qb-search")
+    return int(box.get_attribute("data-count") or 0), box.locator(".qb-search__status").inner_text()
+
+
+def test_code_symbols_and_absent_words_get_honest_counts(tab: Any) -> None:
+    """Every question of the closures topic has ``=>``, ``{`` and ``??`` in its code: a query
+    of symbols alone says they cannot be searched instead of listing the whole bank; a word
+    no question holds says so; two words count the questions with both apart."""
+    tab.goto("en/")
+    tab.locator(".qb-search__open").click()
+    for query in ("===", "=> () {}", "??"):
+        count, status = _searched(tab, query)
+        assert count == 0, query
+        assert status.startswith("Symbols such as"), (query, status)
+    assert _searched(tab, "zyxwvut") == (0, "No question contains “zyxwvut”")
+    count, status = _searched(tab, "setTimeout transactions")
+    assert (count, status) == (2, "None with every word · 2 with some words")
+    count, status = _searched(tab, "setTimeout Promise")
+    assert (count, status) == (1, "1 question")
