@@ -11,7 +11,7 @@
  * then the score per topic and the review). Both have a clock (lib/timer.js) that the reader
  * can hide, pause, give a limit, extend or turn off (WCAG 2.2.1), the choices remembered
  * (qbank:v1:prefs:timer), and both can be ended early and scored. */
-import { fragment, h, idFor } from "./lib/dom.js";
+import { fragment, h, idFor, nameOption } from "./lib/dom.js";
 import { byTopic, score as scoreOf } from "./lib/scores.js";
 import { HISTORY, TIMER } from "./lib/shapes.js";
 import * as timer from "./lib/timer.js";
@@ -315,11 +315,12 @@ function showItem(session) {
       text.appendChild(fragment(o.html));
       const control = multi ? h("input", { type: "checkbox", class: "qb-check", value: o.key })
         : h("button", { type: "button", class: "qb-pick", "data-key": o.key, "aria-pressed": "false" });
-      if (!multi) control.appendChild(h("span", { class: "qb-key" }, o.key));
-      control.setAttribute("aria-labelledby", `${idFor(control)} ${idFor(text)}`);
+      const badge = h("span", { class: "qb-key" }, o.key);
+      if (!multi) control.appendChild(badge);
       li.appendChild(control);
-      if (multi) li.appendChild(h("span", { class: "qb-key" }, o.key));
+      if (multi) li.appendChild(badge);
       li.appendChild(text);
+      nameOption(control, [multi ? badge : control, text]);
       ol.appendChild(li);
     });
     card.appendChild(ol);
