@@ -259,3 +259,23 @@ def test_assets_ship_minified_and_the_theme_markup_compact(site: Path) -> None:
     assert 'class="md-nav' in chrome
     assert "qb-q" in page
     assert not re.search(r"\n[ \t\n\r\f]|[ \t\r\f]{2,}", chrome)
+
+
+def test_material_search_files_are_left_out(site: Path, tmp_path: Path) -> None:
+    """qbank's search replaces Material's: no lunr, no search worker in the site, and no page
+    names them (Material's __config held the worker's address); a site that turns Material's
+    search plugin on keeps them."""
+    shipped = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()]
+    assert not [p for p in shipped if "/lunr/" in p or "workers/search." in p]
+    assert any(p.startswith("assets/javascripts/bundle.") for p in shipped)  # the rest stays
+    for page in site.rglob("*.html"):
+        text = page.read_text("utf-8")
+        assert "lunr" not in text, page
+        assert "workers/search" not in text, page
+        assert 'id="__config"' in text or page.name != "index.html", page
+    # with Material's search on, its files and the worker's address stay
+    content = write_small_bank(tmp_path / "content")
+    plugins = ["search", {"qbank": {"content_dir": str(content)}}]
+    kept = build_site(tmp_path, content, plugins=plugins)
+    assert list((kept / "assets/javascripts/lunr").glob("*.js"))
+    assert "workers/search." in (kept / "en/index.html").read_text("utf-8")
