@@ -229,9 +229,17 @@ function historyView(box) {
   const mine = list.filter((entry) => entry.field === box.getAttribute("data-field"));
   if (!mine.length) return wrap;
   wrap.appendChild(h("h2", null, t("history")));
+  // A session's level in this page's language (history is shared by every locale: a session
+  // kept as "All" on /en/ reads "Tümü" on /tr/); the name it was kept with when this page
+  // does not offer its level.
+  const level = box.querySelector("select.qb-practice-level");
+  const levelName = (entry) => {
+    const option = level && [...level.options].find((o) => o.value === (entry.level || ""));
+    return option ? option.textContent : entry.levelName;
+  };
   const ul = h("ul");
   mine.slice(-10).reverse().forEach((entry) => {
-    ul.appendChild(h("li", null, `${new Date(entry.ts).toLocaleString(document.documentElement.lang || undefined)} · ${entry.levelName} · ${t("score")} ${entry.score} / ${entry.total} · ${t("time")} ${clock(entry.seconds)}`));
+    ul.appendChild(h("li", null, `${new Date(entry.ts).toLocaleString(document.documentElement.lang || undefined)} · ${levelName(entry)} · ${t("score")} ${entry.score} / ${entry.total} · ${t("time")} ${clock(entry.seconds)}`));
   });
   wrap.appendChild(ul);
   return wrap;
