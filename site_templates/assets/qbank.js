@@ -116,6 +116,20 @@ function nameMenus() {
   }
 }
 
+/* Material (9.8) puts each code block's copy button in a <nav> of its own: an unnamed
+ * navigation landmark per block, among the menus a screen reader lists. It is presentation
+ * here (the button stays). Material adds them when it mounts a page's code, which may be
+ * after this module ran, and again after each instant navigation: watched. */
+function unlandmark(node) {
+  if (node.matches("nav.md-code__nav")) node.setAttribute("role", "presentation");
+  else for (const nav of node.querySelectorAll("nav.md-code__nav")) nav.setAttribute("role", "presentation");
+}
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) if (node.nodeType === 1) unlandmark(node);
+  }
+}).observe(document.documentElement, { childList: true, subtree: true });
+
 /* -- per page --------------------------------------------------------------------------- */
 /* One build of every locale (`qbank build`'s tree): an instant navigation into another locale
  * loads that page in full, so its language (Material's and the interface text) follows. */
@@ -134,6 +148,7 @@ everyPage(() => {
     return;
   }
   nameMenus();
+  unlandmark(document.documentElement);
   mountQuestions();
   mountParts();
   if (searchReady) search.then((module) => module.mount());
