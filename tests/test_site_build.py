@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Turkish and Chinese expectations)
 """Real ``mkdocs build --strict`` of the small bank: page tree, anchors, switcher, counts."""
 
 from __future__ import annotations
@@ -259,3 +260,55 @@ def test_assets_ship_minified_and_the_theme_markup_compact(site: Path) -> None:
     assert 'class="md-nav' in chrome
     assert "qb-q" in page
     assert not re.search(r"\n[ \t\n\r\f]|[ \t\r\f]{2,}", chrome)
+
+
+def test_material_search_files_are_left_out(site: Path, tmp_path: Path) -> None:
+    """qbank's search replaces Material's: no lunr, no search worker in the site, and no page
+    names them (Material's __config held the worker's address); a site that turns Material's
+    search plugin on keeps them."""
+    shipped = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()]
+    assert not [p for p in shipped if "/lunr/" in p or "workers/search." in p]
+    assert any(p.startswith("assets/javascripts/bundle.") for p in shipped)  # the rest stays
+    for page in site.rglob("*.html"):
+        text = page.read_text("utf-8")
+        assert "lunr" not in text, page
+        assert "workers/search" not in text, page
+        assert 'id="__config"' in text or page.name != "index.html", page
+    # with Material's search on, its files and the worker's address stay
+    content = write_small_bank(tmp_path / "content")
+    plugins = ["search", {"qbank": {"content_dir": str(content)}}]
+    kept = build_site(tmp_path, content, plugins=plugins)
+    assert list((kept / "assets/javascripts/lunr").glob("*.js"))
+    assert "workers/search." in (kept / "en/index.html").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("page", "title", "description"),
+    [
+        ("en/ml-engineer/throughput/index.html", "Throughput",
+         "4 questions on Throughput, with answers and explanations."),
+        ("tr/ml-engineer/throughput/index.html", "Verim",
+         "Verim: 2 soru, cevapları ve açıklamalarıyla."),
+        ("zh/ml-engineer/index.html", "机器学习工程师", "机器学习工程师：3 道题，附答案与解析。"),
+        ("en/ml-engineer/level-senior/index.html", "Senior questions: ML Engineer",
+         "Senior questions: ML Engineer: interview questions with answers and explanations."),
+    ],
+)  # fmt: skip
+def test_pages_carry_a_description_and_open_graph_tags(
+    site: Path, page: str, title: str, description: str
+) -> None:
+    """A shared link previews with the page's title and what it holds, in its language."""
+    html = parse(site, page)
+
+    def meta(selector: str) -> str:
+        node = html.css_first(f"head meta[{selector}]")
+        assert node is not None, (page, selector)
+        return node.attributes.get("content") or ""
+
+    assert meta('name="description"') == description
+    assert meta('property="og:description"') == description
+    assert meta('property="og:title"') == title
+    assert meta('property="og:type"') == "website"
+    assert meta('property="og:url"') == SITE_URL + page.removesuffix("index.html")
+    site_name = {"en": "Small Bank", "tr": "Küçük Banka", "zh": "小题库"}[page[:2]]
+    assert meta('property="og:site_name"') == site_name

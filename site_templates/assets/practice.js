@@ -11,7 +11,7 @@
  * then the score per topic and the review). Both have a clock (lib/timer.js) that the reader
  * can hide, pause, give a limit, extend or turn off (WCAG 2.2.1), the choices remembered
  * (qbank:v1:prefs:timer), and both can be ended early and scored. */
-import { fragment, h, idFor } from "./lib/dom.js";
+import { fragment, h, idFor, nameOption } from "./lib/dom.js";
 import { byTopic, score as scoreOf } from "./lib/scores.js";
 import { draw } from "./lib/draw.js";
 import { listed, texts } from "./lib/questions.js";
@@ -221,9 +221,17 @@ function historyView(box) {
   const mine = list.filter((entry) => entry.field === box.getAttribute("data-field"));
   if (!mine.length) return wrap;
   wrap.appendChild(h("h2", null, t("history")));
+  // A session's level in this page's language (history is shared by every locale: a session
+  // kept as "All" on /en/ reads "Tümü" on /tr/); the name it was kept with when this page
+  // does not offer its level.
+  const level = box.querySelector("select.qb-practice-level");
+  const levelName = (entry) => {
+    const option = level && [...level.options].find((o) => o.value === (entry.level || ""));
+    return option ? option.textContent : entry.levelName;
+  };
   const ul = h("ul");
   mine.slice(-10).reverse().forEach((entry) => {
-    ul.appendChild(h("li", null, `${new Date(entry.ts).toLocaleString(document.documentElement.lang || undefined)} · ${entry.levelName} · ${t("score")} ${entry.score} / ${entry.total} · ${t("time")} ${clock(entry.seconds)}`));
+    ul.appendChild(h("li", null, `${new Date(entry.ts).toLocaleString(document.documentElement.lang || undefined)} · ${levelName(entry)} · ${t("score")} ${entry.score} / ${entry.total} · ${t("time")} ${clock(entry.seconds)}`));
   });
   wrap.appendChild(ul);
   return wrap;
@@ -313,11 +321,12 @@ function showItem(session) {
       text.appendChild(fragment(o.html));
       const control = multi ? h("input", { type: "checkbox", class: "qb-check", value: o.key })
         : h("button", { type: "button", class: "qb-pick", "data-key": o.key, "aria-pressed": "false" });
-      if (!multi) control.appendChild(h("span", { class: "qb-key" }, o.key));
-      control.setAttribute("aria-labelledby", `${idFor(control)} ${idFor(text)}`);
+      const badge = h("span", { class: "qb-key" }, o.key);
+      if (!multi) control.appendChild(badge);
       li.appendChild(control);
-      if (multi) li.appendChild(h("span", { class: "qb-key" }, o.key));
+      if (multi) li.appendChild(badge);
       li.appendChild(text);
+      nameOption(control, [multi ? badge : control, text]);
       ol.appendChild(li);
     });
     card.appendChild(ol);

@@ -8,6 +8,7 @@
  *     (PARTS) and mounted on every page that has it;
  *   - the header's search box (search.js), imported when the reader reaches for it.
  * The shared library is lib/: storage, element builder, interface text, site root, fetch. */
+import { h } from "./lib/dom.js";
 import { everyPage, root, whenIdle } from "./lib/site.js";
 import { migrateStorage } from "./lib/storage.js";
 import { mount as mountQuestions } from "./widget.js";
@@ -104,15 +105,30 @@ window.addEventListener("afterprint", () => {
 /* Material names each menu section's <nav> by its toggle (aria-labelledby); under
  * navigation.indexes the toggle holds only an icon, so those sections were navigation
  * landmarks without a name, alike. The toggle takes the section's title, in the page's
- * language as the menu is (Material finds the <nav> by that id: it stays). */
+ * language as the menu is, as visually hidden text (an aria-label is prohibited on a
+ * <label>; Material finds the <nav> by the toggle's id: it stays). */
 function nameMenus() {
   for (const nav of document.querySelectorAll("nav.md-nav[aria-labelledby]")) {
     const toggle = document.getElementById(nav.getAttribute("aria-labelledby"));
     const title = nav.querySelector(".md-nav__title");
-    if (!toggle || !title || toggle.textContent.trim() || toggle.hasAttribute("aria-label")) continue;
-    toggle.setAttribute("aria-label", title.textContent.trim());
+    if (!toggle || !title || toggle.textContent.trim()) continue;
+    toggle.append(h("span", { class: "qb-sr" }, title.textContent.trim()));
   }
 }
+
+/* Material (9.8) puts each code block's copy button in a <nav> of its own: an unnamed
+ * navigation landmark per block, among the menus a screen reader lists. It is presentation
+ * here (the button stays). Material adds them when it mounts a page's code, which may be
+ * after this module ran, and again after each instant navigation: watched. */
+function unlandmark(node) {
+  if (node.matches("nav.md-code__nav")) node.setAttribute("role", "presentation");
+  else for (const nav of node.querySelectorAll("nav.md-code__nav")) nav.setAttribute("role", "presentation");
+}
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) if (node.nodeType === 1) unlandmark(node);
+  }
+}).observe(document.documentElement, { childList: true, subtree: true });
 
 /* -- per page --------------------------------------------------------------------------- */
 /* One build of every locale (`qbank build`'s tree): an instant navigation into another locale
@@ -132,6 +148,7 @@ everyPage(() => {
     return;
   }
   nameMenus();
+  unlandmark(document.documentElement);
   mountQuestions();
   mountParts();
   if (searchReady) search.then((module) => module.mount());

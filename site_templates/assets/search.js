@@ -26,6 +26,8 @@ const PAGE = 10;
 const RERANK = PAGE;
 const RERANK_SHORT = 2 * PAGE;
 const FILTERS = ["field", "seniority", "difficulty"];
+// Letters a stem needs to match the longer terms it starts when the stemmer cut it.
+const LEAD = 4;
 
 const instances = new Map(); // locale → Promise of an Index
 
@@ -49,11 +51,12 @@ function hexName(key) {
 // Whether an indexed term answers a query unit, and how well (0: not at all). A word
 // matches its own stem fully; a longer term it starts (typing, or a longer form), or a
 // shorter stem that differs by at most two letters (forms a suffix rule cut differently),
-// less.
+// less. A word the stemmer cut to a short stem (sayı → say, uses → use) was typed whole: a
+// longer term must start with the word as typed (sayısal, not sayfa; not user).
 function likeness(unit, term) {
   if (term === unit.term) return 1;
   if (unit.cjk || unit.short) return 0;
-  if (term.startsWith(unit.term)) return 0.7;
+  if (term.startsWith(unit.lead)) return 0.7;
   const extra = length(unit.term) - length(term);
   return extra > 0 && extra <= 2 && length(term) >= 3 && unit.term.startsWith(term)
     ? 0.7
@@ -93,8 +96,8 @@ function distance(a, b, max) {
 
 // The units of a query: a stem per word; a CJK run as its characters (each counts as a
 // word) and its pairs (they only add to the score, so neighbours rank first). A character
-// of a longer run is found through the pairs that hold it (fewer files to download); its
-// own postings are looked up only when none of them occurs anywhere (``pairs``).
+// of a longer run is found only through the pairs that hold it (``pairs``): a word the bank
+// lacks (闭包) is not found through one of its characters in other words (包 of 包括).
 function queryUnits(query, locale, stemmer, manifest) {
   const units = new Map();
   const add = (unit) => units.get(unit.term) || units.set(unit.term, unit).get(unit.term);
@@ -111,7 +114,8 @@ function queryUnits(query, locale, stemmer, manifest) {
       }
     } else {
       const term = stem(piece, locale, stemmer);
-      add({ term, cjk: false, counts: true, short: length(term) < manifest.prefix });
+      const lead = term !== piece && length(term) < LEAD ? piece : term;
+      add({ term, lead, cjk: false, counts: true, short: length(term) < manifest.prefix });
     }
   }
   for (const unit of units.values()) {
@@ -196,11 +200,13 @@ class Index {
     return keep;
   }
 
-  // {results: [{id, data}], units, short}: questions matching every word first, then most
-  // words, each tier by score; with no word, every question (filters alone).
+  // {results: [{id, data}], every, mark, short, symbols}: questions matching every word
+  // first (``every`` of them), then most words, each tier by score; with no query, every
+  // question (filters alone); a query without a word (``===``), nothing (``symbols``).
   async search(query, options) {
     const filters = (options && options.filters) || {};
     const units = query ? queryUnits(query, this.locale, this.stemmer, this.manifest) : [];
+    if (query && !units.length) return { results: [], every: 0, symbols: true, mark: () => false };
     const derived = (unit) => unit.cjk && unit.pairs; // a character found through its pairs
     const [keep, ...first] = await Promise.all([
       this.allowed(filters),
@@ -216,7 +222,7 @@ class Index {
             if (weight > (union.get(id) || 0)) union.set(id, weight);
           }
         }
-        return union.size ? union : this.matches(unit);
+        return union;
       }),
     );
     const total = this.manifest.docs;
@@ -252,8 +258,10 @@ class Index {
       (a, b) => (tier.get(b) || 0) - (tier.get(a) || 0) || score.get(b) - score.get(a) || a - b,
     );
     if (units.length && units.every((unit) => unit.cjk)) ids = await this.shownFirst(query, ids, tier);
+    const words = units.filter((unit) => unit.counts).length;
     return {
       results: ids.map((id) => ({ id, data: () => this.document(id) })),
+      every: words > 1 ? ids.filter((id) => tier.get(id) === words).length : ids.length,
       mark: matcher(units, this.locale, this.stemmer),
       short: units.some((unit) => unit.short),
     };
@@ -483,6 +491,7 @@ class SearchBox {
   clear() {
     this.token += 1;
     this.results = [];
+    this.every = 0;
     this.shown = 0;
     this.list.replaceChildren();
     this.status.textContent = "";
@@ -519,19 +528,32 @@ class SearchBox {
     if (token !== this.token) return;
     this.results = found.results;
     this.mark = found.mark;
+    this.every = found.every;
     const count = this.results.length;
     this.node.dataset.count = String(count);
+    this.node.dataset.every = String(found.every);
+    this.status.textContent = this.counted(query, filters, found);
+    await this.page(token);
+  }
+
+  // What the status line says of ``found``: how many questions hold every word and how many
+  // more some of them; that nothing holds the query, or that it has no word to look for.
+  counted(query, filters, found) {
+    const text = this.text;
+    const count = found.results.length;
+    const rest = count - found.every;
+    if (found.symbols) return text.symbols;
     // A word of one or two letters matches whole words only: with nothing found yet, wait
     // for more letters instead of saying nothing matches.
-    this.status.textContent =
-      count === 0
-        ? found.short
-          ? "…"
-          : this.text.none
-        : count === 1
-          ? this.text.results_one
-          : this.text.results_other.replace("{n}", String(count));
-    await this.page(token);
+    if (count === 0) {
+      if (found.short) return "…";
+      return query && !Object.keys(filters).length ? text.absent.replace("{query}", query) : text.none;
+    }
+    if (rest && found.every) {
+      return text.every_some.replace("{n}", String(found.every)).replace("{m}", String(rest));
+    }
+    if (rest) return text.only_some.replace("{m}", String(rest));
+    return count === 1 ? text.results_one : text.results_other.replace("{n}", String(count));
   }
 
   // Load and show the next PAGE results (their documents files).
@@ -540,7 +562,7 @@ class SearchBox {
     const data = await Promise.all(next.map((result) => result.data()));
     if (token !== this.token) return;
     const mark = this.mark || (() => false);
-    for (const item of data) {
+    data.forEach((item, n) => {
       const meta = item.meta || {};
       const link = h("a", { class: "qb-search__link" });
       link.href = new URL(item.url.replace(/^\//, ""), root).href;
@@ -550,9 +572,14 @@ class SearchBox {
       const around = prompt.hits ? null : excerpt(meta.more || "", mark);
       if (around) link.append(shown(around, mark, "qb-search__excerpt").span);
       const entry = h("li", { class: "qb-search__result" });
+      // The first result with only some of the words, under a line saying so.
+      if (this.shown + n === this.every && this.every) {
+        entry.classList.add("qb-search__result--some");
+        entry.append(h("span", { class: "qb-search__some" }, this.text.some_words));
+      }
       entry.append(link);
       this.list.append(entry);
-    }
+    });
     this.shown += next.length;
     this.more.hidden = this.shown >= this.results.length;
   }

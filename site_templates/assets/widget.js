@@ -4,7 +4,7 @@
  * module is evaluated: they survive Material's instant navigation); qbank.js calls `mount` for
  * each page. Answers are kept by lib/storage.js ("qbank:v1:progress"); practice.js records
  * its own through `record`. */
-import { h, idFor } from "./lib/dom.js";
+import { h, idFor, nameOption } from "./lib/dom.js";
 import { whenIdle } from "./lib/site.js";
 import { otherParts, partLinks } from "./lib/parts.js";
 import { load, save } from "./lib/storage.js";
@@ -95,9 +95,10 @@ function enhance(q, p) {
         if (badge) control.appendChild(badge);
         else control.textContent = key;
       }
-      control.setAttribute("aria-labelledby", `${idFor(control)} ${idFor(text || li)}`);
       li.insertBefore(control, li.firstChild);
       if (multi && badge) li.insertBefore(badge, control.nextSibling);
+      if (text) nameOption(control, [multi ? badge : control, text]);
+      else control.setAttribute("aria-labelledby", `${idFor(control)} ${idFor(li)}`);
     });
     list.after(feedback);
     if (multi) feedback.before(h("button", { type: "button", class: "qb-check-btn" }, t("check")));

@@ -147,6 +147,7 @@ MESSY_THEME: dict[str, Any] = {
         "navigation.prune",
         "navigation.top",
         "navigation.footer",
+        "content.code.copy",
         "toc.follow",
     ],
     "palette": THEME["palette"],

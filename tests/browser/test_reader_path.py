@@ -411,6 +411,7 @@ AXE_PAGES = [
     "tr/javascript/closures/",  # with the "not yet translated" note
     "en/javascript/level-junior/",
     "en/javascript/practice/",
+    "en/javascript/bundlers/",  # code with word operators (typeof: Pygments' .ow)
 ]
 
 
@@ -433,6 +434,7 @@ def test_menu_landmarks_have_distinct_names_in_the_page_language(tab: Any, local
     names = tab.evaluate(
         """() => Array.from(document.querySelectorAll("nav"))
             .filter((n) => n.offsetParent !== null)
+            .filter((n) => !["presentation", "none"].includes(n.getAttribute("role")))
             .map((n) => {
                 const by = n.getAttribute("aria-labelledby");
                 const label = by && document.getElementById(by);
@@ -442,6 +444,9 @@ def test_menu_landmarks_have_distinct_names_in_the_page_language(tab: Any, local
     )
     assert all(names), names
     assert len(names) == len(set(names)), names
+    # (each code block's copy button sits in a <nav> of Material's: not a landmark)
+    assert tab.locator("nav.md-code__nav").count() > 0
+    assert tab.locator('nav.md-code__nav:not([role="presentation"])').count() == 0
     field = {"en": "JavaScript Engineer", "tr": "JavaScript Mühendisi", "zh": "JavaScript 工程师"}
     assert field[locale] in names
     found = Axe().run(tab, options={"runOnly": ["landmark-unique", "region"]})
@@ -538,3 +543,32 @@ def test_progress_shows_mastery_per_topic_and_the_streak(tab: Any) -> None:
     expect(tab.locator(".qb-streak")).to_have_text("Today: 2 answered · 3-day streak")
     tab.goto("tr/")
     expect(tab.locator(".qb-streak")).to_have_text("Bugün: 2 soru · 3 günlük seri")
+
+
+# -- 4. search counts ---------------------------------------------------------------------------
+
+
+def _searched(tab: Any, query: str) -> tuple[int, str]:
+    """Type ``query`` into the open search box: (results counted, the status line)."""
+    from support.search_box import typed
+
+    typed(tab, query)
+    box = tab.locator(".qb-search")
+    return int(box.get_attribute("data-count") or 0), box.locator(".qb-search__status").inner_text()
+
+
+def test_code_symbols_and_absent_words_get_honest_counts(tab: Any) -> None:
+    """Every question of the closures topic has ``=>``, ``{`` and ``??`` in its code: a query
+    of symbols alone says they cannot be searched instead of listing the whole bank; a word
+    no question holds says so; two words count the questions with both apart."""
+    tab.goto("en/")
+    tab.locator(".qb-search__open").click()
+    for query in ("===", "=> () {}", "??"):
+        count, status = _searched(tab, query)
+        assert count == 0, query
+        assert status.startswith("Symbols such as"), (query, status)
+    assert _searched(tab, "zyxwvut") == (0, "No question contains “zyxwvut”")
+    count, status = _searched(tab, "setTimeout transactions")
+    assert (count, status) == (2, "None with every word · 2 with some words")
+    count, status = _searched(tab, "setTimeout Promise")
+    assert (count, status) == (1, "1 question")

@@ -185,6 +185,12 @@ def test_messy_bank_review_across_fields_locales_and_open_questions(messy_tab: A
     assert review_session(page, {qid(1): "d", qid(3001): "b"}) == [qid(3001)]
     expect(page.locator(".qb-due__elsewhere")).to_contain_text("1 tanesi bu dilde")
     assert stored(page, "qbank:v1:review")[qid(3001)]["due"] - today(page) == 14
+    # Past sessions read in this page's language, the English one's "All" included
+    past = page.locator(".qb-history li")
+    expect(past).to_have_count(2)
+    for text in past.all_inner_texts():
+        assert " · Tümü · " in text, text
+        assert "All" not in text, text
 
 
 def test_today_turns_at_the_readers_midnight(browser: Any, server: str) -> None:

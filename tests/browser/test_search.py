@@ -181,3 +181,70 @@ def test_a_misspelt_word_still_finds_its_question(tab: Any) -> None:
     marks = tab.locator(".qb-search__result").first.locator("mark")
     assert "utilization" in [marks.nth(i).inner_text().lower() for i in range(marks.count())]
     assert search(tab, "poop") == []  # four letters: as typed only (not "pool")
+
+
+def status(tab: Any) -> str:
+    return tab.locator(".qb-search__status").inner_text()
+
+
+@pytest.mark.parametrize(
+    ("locale", "says"),
+    [("en", "Symbols such as"), ("tr", "simgeler aranamaz"), ("zh", "无法搜索")],
+)
+def test_a_query_without_a_word_says_symbols_cannot_be_searched(
+    tab: Any, locale: str, says: str
+) -> None:
+    """``===`` has no word to look for: no result (it used to list the whole bank), and the
+    status says why."""
+    tab.goto(f"{locale}/")
+    for query in ("===", "=> () {}"):
+        assert search(tab, query) == [], query
+        assert says in status(tab), query
+        assert tab.locator(".qb-search").get_attribute("data-count") == "0"
+    assert search(tab, "latency" if locale == "en" else "数据" if locale == "zh" else "yedek")
+
+
+def test_a_chinese_word_the_bank_lacks_is_not_found_through_its_characters(tab: Any) -> None:
+    """检索 is in no question, though 检 is (检查) and 索 is (索引): nothing is listed and the
+    status names the word; each of those words alone still finds its question."""
+    tab.goto("zh/")
+    assert search(tab, "检索") == []
+    assert status(tab) == "没有题目包含“检索”"
+    assert [anchor(h) for h in search(tab, "检查")] == [f"q-{POOL}"]
+    assert [anchor(h) for h in search(tab, "索引")] == [f"q-{LATENCY_EASY}"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "query", "every", "some", "says"),
+    [
+        ("en", "latency compute", [LATENCY_EASY, LATENCY_HARD], [LATENCY_OPEN],
+         "2 with every word · 1 more with some words"),
+        ("zh", "数据 索引", [LATENCY_EASY], [LOADING],
+         "1 道题包含全部词语 · 另有 1 道包含部分词语"),
+        ("tr", "yedek bağlantı", [], [BACKUPS, POOL],
+         "Tüm sözcükleri içeren soru yok · 2 soruda bazıları var"),
+    ],
+)  # fmt: skip
+def test_a_query_of_several_words_tells_every_word_from_some(
+    tab: Any, locale: str, query: str, every: list[str], some: list[str], says: str
+) -> None:
+    """Results with every word come first and are counted apart from those with only some;
+    a line marks where the second group starts."""
+    tab.goto(f"{locale}/")
+    hits = [anchor(h) for h in search(tab, query)]
+    assert status(tab) == says
+    assert sorted(hits[: len(every)]) == sorted(f"q-{q}" for q in every)
+    assert sorted(hits[len(every) :]) == sorted(f"q-{q}" for q in some)
+    marked = tab.locator(".qb-search__result--some")
+    if every:
+        expect(marked).to_have_count(1)
+        assert marked.locator("a").get_attribute("href").endswith(hits[len(every)])
+        assert marked.locator(".qb-search__some").inner_text()
+    else:  # nothing to tell apart: no line
+        expect(marked).to_have_count(0)
+
+
+def test_one_word_counts_as_before(tab: Any) -> None:
+    tab.goto("en/")
+    assert len(search(tab, "latency")) == 3
+    assert status(tab) == "3 questions"

@@ -68,6 +68,21 @@ def test_several_answers_use_check_boxes_and_a_check_button(page: Any) -> None:
     assert stored(page)[MULTI]["rr"] == 1
 
 
+@pytest.mark.parametrize(("where", "qid"), [(TOPIC, SINGLE), (NUMERICS, MULTI)])
+def test_each_option_is_heard_once_as_its_control(page: Any, where: str, qid: str) -> None:
+    """A screen reader names each option's button or check box by its key and text and
+    does not read the text again after it (the accessibility tree holds it once)."""
+    page.goto(where)
+    options = question(page, qid).locator(".qb-options")
+    expect(options.locator(".qb-pick, .qb-check").first).to_be_attached()
+    texts = options.locator(".qb-option-text").all_inner_texts()
+    tree = options.aria_snapshot()
+    role = "checkbox" if qid == MULTI else "button"
+    for key, text in zip("abcd", texts, strict=False):
+        assert tree.count(text.strip()) == 1, tree
+        assert f'{role} "{key} {text.strip()}"' in tree, tree
+
+
 def test_open_question_shows_model_answer_and_stores_self_rating(page: Any) -> None:
     page.goto(TOPIC)
     q = question(page, OPEN)

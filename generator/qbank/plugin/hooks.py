@@ -51,6 +51,7 @@ from qbank.plugin.locales import (
     write_search_index,
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
+from qbank.plugin.material_search import drop_search_files, drop_worker_address
 from qbank.plugin.pages import add_pages, insert_questions, title_pages_built_elsewhere
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
@@ -186,10 +187,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     # -- files and pages -----------------------------------------------------------------------
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
-        """Add this locale's pages; other locales' pages only as link targets (not built)."""
+        """Add this locale's pages; other locales' pages only as link targets (not built);
+        leave Material's search files out (``material_search``)."""
         shared = self.building
         assert shared is not None
         add_pages(files, config, shared, self.options.page_size, root=not self.derived)
+        drop_search_files(files, config)
         if self.serve is not None:
             self.serve.skip_unchanged(files, config, shared, self.options, decide=not self.derived)
         return files
@@ -237,10 +240,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         """Let a written page's HTML go (MkDocs keeps it to the end of the build: all of a
         big bank's pages would stay in memory); serve keeps its pages. The theme's markup
-        goes out with its runs of spaces collapsed (``minify.compact_page``)."""
+        goes out with its runs of spaces collapsed (``minify.compact_page``) and without
+        Material's search worker (``material_search``)."""
         if self.serve is None:
             internals.release_page_html(page)
-        return compact_page(output)
+        return compact_page(drop_worker_address(output, config))
+
+    def on_post_template(
+        self, output_content: str, /, *, template_name: str, config: MkDocsConfig
+    ) -> str | None:
+        """A theme page of its own (404.html) without Material's search worker either."""
+        return drop_worker_address(output_content, config)
 
     # -- output --------------------------------------------------------------------------------
 

@@ -66,6 +66,9 @@ TURKISH_SUFFIXES = (
 TURKISH_RULES: dict[str, Any] = {
     "suffixes": list(TURKISH_SUFFIXES),
     "min": 3,  # letters a stem keeps at least
+    # ... and before a suffix that needs a vowel ("+"), whose first letter could end the stem
+    # as well: olayı is olay + ı, not ola + yı (ola would meet olan, olarak).
+    "after_vowel": 4,
     "rounds": 6,  # suffixes stripped at most, one after another
     "final": {"b": "p", "d": "t", "g": "k"},  # kitabı/kitap, kodu/kod, örneği/örnek
 }
@@ -102,7 +105,8 @@ def is_cjk(term: str) -> bool:
 
 def _strip_turkish(word: str) -> str:
     """A Turkish word (ASCII-folded) without its suffixes, by ``TURKISH_RULES``: the longest
-    suffix that leaves at least ``min`` letters with a vowel goes, up to ``rounds`` times; a
+    suffix that leaves at least ``min`` letters with a vowel (``after_vowel`` before a "+"
+    suffix) goes, up to ``rounds`` times; a
     final b, d or g becomes p, t or k (consonant softening). (search.js tries each suffix
     in turn; here each length the word's ending could have, longest first: the same.)"""
     rules = TURKISH_RULES
@@ -114,7 +118,7 @@ def _strip_turkish(word: str) -> str:
             stem = word[:-size]
             if not _VOWELS.intersection(stem):
                 continue
-            if kind == "+" and stem[-1] not in _VOWELS:
+            if kind == "+" and (stem[-1] not in _VOWELS or len(stem) < rules["after_vowel"]):
                 continue
             if kind == "-" and stem[-1] in _VOWELS:
                 continue

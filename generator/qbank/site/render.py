@@ -998,7 +998,16 @@ def question_body(
         shown = source_html(q.source)
         out.append(f' <span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
     out.append("</div>\n")
-    return "".join(out)
+    body = "".join(out)
+    if body.count("<pre>") > 1:
+        # Material's copy button finds its code block by the id of the block's nearest
+        # element that has one: the question's wrapper, the same for every block of it (each
+        # button copied the first). Each block of such a question gets its own.
+        first, *rest = body.split("<pre>")
+        body = first + "".join(
+            f'<pre id="q-{e(entry.id)}-code-{n}">{part}' for n, part in enumerate(rest, 1)
+        )
+    return body
 
 
 def source_html(source: str) -> str:

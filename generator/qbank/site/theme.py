@@ -39,6 +39,7 @@ DEFAULT_FEATURES = (
     "navigation.top",
     "navigation.indexes",
     "content.action.edit",
+    "content.code.copy",  # Material's copy button on code blocks
     "toc.follow",
 )
 DEFAULT_PALETTE = [

@@ -36,3 +36,16 @@ export function idFor(node) {
   if (!node.id) node.id = `qb-${++made}-${Math.random().toString(36).slice(2, 7)}`;
   return node.id;
 }
+
+const FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]";
+
+/** Names an option's `control` by `parts` (its key and its text, in order): assistive
+ * technology then hears the option once, as the control, and the parts are hidden from it
+ * (it read them a second time after the control), unless one holds something to focus. */
+export function nameOption(control, parts) {
+  const shown = parts.filter(Boolean);
+  control.setAttribute("aria-labelledby", shown.map(idFor).join(" "));
+  for (const part of shown) {
+    if (!part.contains(control) && !part.querySelector(FOCUSABLE)) part.setAttribute("aria-hidden", "true");
+  }
+}

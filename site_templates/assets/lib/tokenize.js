@@ -38,7 +38,7 @@ function stripTurkish(word, rules) {
       const stem = word.slice(0, word.length - suffix.length);
       if (length(stem) < rules.min || ![...stem].some((c) => VOWELS.includes(c))) continue;
       const last = stem[stem.length - 1];
-      if (rule[0] === "+" && !VOWELS.includes(last)) continue;
+      if (rule[0] === "+" && (!VOWELS.includes(last) || length(stem) < rules.after_vowel)) continue;
       if (rule[0] === "-" && VOWELS.includes(last)) continue;
       best = suffix;
     }
