@@ -356,11 +356,13 @@ function showItem(session) {
   }
   stage.appendChild(actions);
   tick(session);
-  const first = card.querySelector("button, input");
+  // the next question's first control the reader can reach (an open question's rating stays
+  // hidden until its model answer is shown: then the card itself, never <body>)
+  const first = [...card.querySelectorAll("button, input")].find((e) => e.getClientRects().length);
   if (session.focus) {
     session.focus = false;
     card.focus(); // Start: the reader lands on the first question
-  } else if (first && session.i > 0) first.focus();
+  } else if (session.i > 0) (first || card).focus();
 }
 
 /* -- the exam: a list of the questions (answered, flagged, this one), answers kept per
