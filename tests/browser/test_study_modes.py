@@ -322,6 +322,14 @@ FOCUS = """() => {
 }"""
 
 
+def answer_and_go_on(page: Any) -> None:
+    """Answer the card shown; a choice then goes on with its Next (a rating goes on by itself)."""
+    choice = page.locator(".qb-practice-q").get_attribute("data-kind") == "choice"
+    answer_current(page)
+    if choice:
+        page.locator(".qb-practice-answer").click()
+
+
 def test_the_focus_follows_the_mock_interview_from_start_to_the_score(sized: Any) -> None:
     """Start, each next question and the score take the focus (issue 33, point 9: it fell to
     <body> on Start), by keyboard as by a tap."""
@@ -333,15 +341,11 @@ def test_the_focus_follows_the_mock_interview_from_start_to_the_score(sized: Any
     page.keyboard.press("Enter")
     expect(page.locator(".qb-practice-q")).to_be_visible()
     assert "qb-practice-q" in page.evaluate(FOCUS).split()
-    answer_current(page)
-    if page.locator(".qb-practice-answer").count():
-        page.locator(".qb-practice-answer").click()
+    answer_and_go_on(page)
     expect(page.locator(".qb-practice-pos")).to_contain_text("2 of 2")
     assert page.evaluate(FOCUS) not in ("body", ""), "the focus fell to the page"
-    assert page.evaluate("!!document.activeElement.closest('.qb-practice-q')")
-    answer_current(page)
-    if page.locator(".qb-practice-answer").count():
-        page.locator(".qb-practice-answer").click()
+    assert page.evaluate("!!document.activeElement.closest('.qb-practice-q')"), page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+    answer_and_go_on(page)
     expect(page.locator(".qb-summary")).to_be_visible()
     assert page.evaluate("document.activeElement.closest('.qb-summary') !== null")
 
