@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.fixtures.messy_bank import write_messy_bank
+
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Entry
 from qbank.bank.markup import to_html
 from qbank.site.headings import Heading, first_block, topic_headings
 from qbank.site.render import md_escape
-
-from tests.fixtures.messy_bank import write_messy_bank
 
 
 def headings(entries: list[Entry], locale: str = "en") -> dict[str, Heading]:
@@ -87,7 +87,9 @@ def test_questions_alike_but_for_their_options_are_numbered() -> None:
 
 
 def test_text_after_the_first_paragraph_tells_them_apart_without_code() -> None:
-    assert texts("Explain this.\n\nA **closure** over `i`.", "Explain this.\n\nA [loop](x.md).") == [
+    assert texts(
+        "Explain this.\n\nA **closure** over `i`.", "Explain this.\n\nA [loop](x.md)."
+    ) == [
         "1. Explain this. — A closure over i.",
         "2. Explain this. — A loop.",
     ]

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Turkish and Chinese page text)
 """Bookmarks and notes (assets/saved.js) in real Chromium over the small bank's site: a star
 and a note survive a reload, the saved page lists them with links, removing works, and only
 the pages that use it load the script."""
@@ -137,7 +138,9 @@ def test_saved_items_follow_the_locale_of_the_saved_page(messy_tab: Any) -> None
     page.goto("tr/saved/")
     item = page.locator(f'.qb-saved__item[data-qid="{both}"]')
     link = item.locator(".qb-saved__link")
-    expect(link).to_have_attribute("href", re.compile(rf"/tr/javascript/closures(--\d+)?/#q-{both}$"))
+    expect(link).to_have_attribute(
+        "href", re.compile(rf"/tr/javascript/closures(--\d+)?/#q-{both}$")
+    )
     expect(link).to_have_text(re.compile(r"^Çıktı nedir\? — "))
     expect(item.locator(".qb-saved__topic")).to_have_text("· Closure ve kapsam")
     link.click()

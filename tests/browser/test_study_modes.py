@@ -344,7 +344,9 @@ def test_the_focus_follows_the_mock_interview_from_start_to_the_score(sized: Any
     answer_and_go_on(page)
     expect(page.locator(".qb-practice-pos")).to_contain_text("2 of 2")
     assert page.evaluate(FOCUS) not in ("body", ""), "the focus fell to the page"
-    assert page.evaluate("!!document.activeElement.closest('.qb-practice-q')"), page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+    assert page.evaluate("!!document.activeElement.closest('.qb-practice-q')"), page.evaluate(
+        "document.activeElement.outerHTML.slice(0, 200)"
+    )
     answer_and_go_on(page)
     expect(page.locator(".qb-summary")).to_be_visible()
     assert page.evaluate("document.activeElement.closest('.qb-summary') !== null")

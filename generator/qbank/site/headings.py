@@ -133,7 +133,9 @@ def _told_apart(group: Sequence[Entry], locale: str) -> dict[str, Segments]:
     first line of its prompt (code first) that none of the others has, else a number in
     the group's order ("(2)"), after its first code line when it has one."""
     lines = {entry.id: _lines(entry.question.prompt[locale]) for entry in group}
-    code_first = {i: [*(x for x in ls if x[0]), *(x for x in ls if not x[0])] for i, ls in lines.items()}
+    code_first = {
+        i: [*(x for x in ls if x[0]), *(x for x in ls if not x[0])] for i, ls in lines.items()
+    }
     seen = Counter(text for ls in lines.values() for text in {t for _, t in ls})
     out: dict[str, Segments] = {}
     unnumbered: list[Entry] = []
