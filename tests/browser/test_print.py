@@ -16,7 +16,7 @@ from pypdf import PdfReader
 pytestmark = pytest.mark.browser
 
 TOPIC = "en/javascript/closures/"  # the first of the topic's parts: 25 questions
-MAX_PAGES = 13  # about two questions a page at the least; 9 when this test was written
+MAX_PAGES = 13  # about two questions a page at the least
 
 
 def squash(text: str) -> str:
