@@ -355,18 +355,21 @@ function showItem(session) {
     restoreAnswer(session, card);
   } else {
     if (item.kind === "choice") {
-      actions.appendChild(h("button", { type: "button", class: "qb-practice-answer" },
-        last ? t("finish") : t("next")));
+      // (a review session checks each card before moving on: reviewFeedback)
+      const label = session.box.hasAttribute("data-review") ? t("check") : last ? t("finish") : t("next");
+      actions.appendChild(h("button", { type: "button", class: "qb-practice-answer" }, label));
     }
     actions.appendChild(h("button", { type: "button", class: "qb-practice-skip" }, t("skip")));
   }
   stage.appendChild(actions);
   tick(session);
-  const first = card.querySelector("button, input");
+  // the next question's first control the reader can reach (an open question's rating stays
+  // hidden until its model answer is shown: then the card itself, never <body>)
+  const first = [...card.querySelectorAll("button, input")].find((e) => e.getClientRects().length);
   if (session.focus) {
     session.focus = false;
     card.focus(); // Start: the reader lands on the first question
-  } else if (first && session.i > 0) first.focus();
+  } else if (session.i > 0) (first || card).focus();
 }
 
 /* -- the exam: a list of the questions (answered, flagged, this one), answers kept per
@@ -482,9 +485,47 @@ function practiceAnswer(session, card) {
   }
   const ok = chosen.slice().sort().join(" ") === item.answer.slice().sort().join(" ");
   const hinted = card.querySelector("details.qb-hint[open]") ? { h: 1 } : {};
-  practiceRecord(session, item, { r: ok ? 1 : 0, ...hinted });
+  const stored = practiceRecord(session, item, { r: ok ? 1 : 0, ...hinted });
   session.results.push({ item, chosen, status: ok ? "right" : "wrong" });
-  advance(session);
+  if (session.box.hasAttribute("data-review")) reviewFeedback(session, card, chosen, ok, stored);
+  else advance(session);
+}
+/* A review session says at once whether the reader knew the card: their option and the right
+ * one marked, right or wrong in words, the explanation and when the card comes back; then
+ * "Next" moves on. (A mock interview keeps all of it for the end, as an interview does.) */
+function reviewFeedback(session, card, chosen, ok, stored) {
+  const item = session.items[session.i];
+  card.setAttribute("data-checked", ok ? "right" : "wrong");
+  card.querySelectorAll(".qb-option").forEach((li) => {
+    const key = li.getAttribute("data-key");
+    const right = item.answer.includes(key);
+    const mine = chosen.includes(key);
+    li.classList.toggle("qb-right", right && mine);
+    li.classList.toggle("qb-wrong", mine && !right);
+    li.classList.toggle("qb-missed", right && !mine);
+    if (right || mine) {
+      li.appendChild(h("span", { class: "qb-note" }, mine ? t("yours") : t("rightOpt")));
+    }
+  });
+  card.querySelectorAll(".qb-pick, .qb-check").forEach((control) => control.setAttribute("aria-disabled", "true"));
+  const wrong = `✗ ${t(item.answer.length > 1 ? "wrongMulti" : "wrong")}${item.answer.join(t("sep"))}`;
+  const note = h("p", { class: "qb-feedback qb-review-feedback", "data-state": ok ? "right" : "wrong",
+    role: "status" }, ok ? `✓ ${t("right")}` : wrong);
+  card.appendChild(note);
+  if (item.explanation) {
+    const ex = h("div", { class: "qb-explanation" });
+    ex.appendChild(fragment(item.explanation));
+    card.appendChild(ex);
+  }
+  Promise.resolve(stored).then(() => {
+    const wait = review && review.dueIn(item.id);
+    if (wait > 0) note.append(` · ${wait === 1 ? t("reviewNextOne") : fill(t("reviewNext"), { n: wait })}`);
+  });
+  const actions = session.box.querySelector(".qb-practice-actions");
+  const last = session.i === session.items.length - 1;
+  const next = h("button", { type: "button", class: "qb-review-next" }, last ? t("finish") : t("next"));
+  actions.replaceChildren(next);
+  next.focus();
 }
 function practiceRate(session, value) {
   const item = session.items[session.i];
@@ -649,6 +690,8 @@ function practiceClick(box, target) {
       return;
     }
   }
+  if (target.closest(".qb-review-next")) return advance(session);
+  if (card && card.hasAttribute("data-checked")) return; // (a checked review card stays as it is)
   if (target.closest(".qb-practice-skip")) return practiceSkip(session);
   if (target.closest(".qb-practice-answer")) return practiceAnswer(session, card);
   if (target.closest(".qb-show-model")) {

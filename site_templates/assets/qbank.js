@@ -11,6 +11,7 @@
 import { h } from "./lib/dom.js";
 import { everyPage, root, whenIdle } from "./lib/site.js";
 import { migrateStorage } from "./lib/storage.js";
+import { t } from "./lib/text.js";
 import { mount as mountQuestions } from "./widget.js";
 
 migrateStorage();
@@ -130,6 +131,56 @@ new MutationObserver((records) => {
   }
 }).observe(document.documentElement, { childList: true, subtree: true });
 
+/* -- keyboards ------------------------------------------------------------------------- */
+/* A page of questions: Material's skip link ("Skip to content", the page's title) leads to
+ * the first question shown, past the tools and the pager: two Tabs then reach its first
+ * option. Updated per page (Material swaps the link with the page) and when it is followed
+ * (the filters may have hidden that question since). */
+function firstQuestion() {
+  const shown = [...document.querySelectorAll(".qb-q[data-qid]:not(.qb-practice-q)")]
+    .find((q) => !q.hidden);
+  if (!shown) return "";
+  return document.getElementById(`h-${shown.dataset.qid}`) ? `#h-${shown.dataset.qid}` : `#${shown.id}`;
+}
+function skipToQuestions() {
+  const skip = document.querySelector("a.md-skip");
+  const target = firstQuestion();
+  if (!skip || !target) return;
+  skip.textContent = t("skipQuestions");
+  skip.setAttribute("href", target);
+}
+document.addEventListener("click", (e) => {
+  const skip = e.target instanceof Element && e.target.closest("a.md-skip");
+  const target = skip && firstQuestion();
+  if (target) skip.setAttribute("href", target);
+}, true);
+/* The menu drawer's toggle (phones, narrow windows; partials/header.html makes it a Tab
+ * stop): Enter opens it through Material's own keys, Space too; Escape closes an open drawer
+ * and gives the focus back to the toggle. */
+const DRAWER_TOGGLE = "label.md-header__button[for='__drawer']";
+document.addEventListener("keydown", (e) => {
+  const drawer = document.getElementById("__drawer");
+  if (!drawer || e.ctrlKey || e.metaKey || e.altKey) return;
+  const toggle = e.target instanceof Element && e.target.closest(DRAWER_TOGGLE);
+  if (toggle && e.key === " ") {
+    e.preventDefault();
+    toggle.click();
+  } else if (e.key === "Escape" && drawer.checked) {
+    drawer.checked = false;
+    drawer.dispatchEvent(new Event("change", { bubbles: true }));
+    const back = document.querySelector(DRAWER_TOGGLE);
+    if (back) back.focus();
+  }
+});
+function drawerState() {
+  const drawer = document.getElementById("__drawer");
+  const toggle = document.querySelector(DRAWER_TOGGLE);
+  if (drawer && toggle) toggle.setAttribute("aria-expanded", String(drawer.checked));
+}
+document.addEventListener("change", (e) => {
+  if (e.target instanceof Element && e.target.id === "__drawer") drawerState();
+});
+
 /* -- per page --------------------------------------------------------------------------- */
 /* One build of every locale (`qbank build`'s tree): an instant navigation into another locale
  * loads that page in full, so its language (Material's and the interface text) follows. */
@@ -150,6 +201,8 @@ everyPage(() => {
   nameMenus();
   unlandmark(document.documentElement);
   mountQuestions();
+  skipToQuestions();
+  drawerState(); // (Material closes the drawer on a navigation without a change event)
   mountParts();
   if (searchReady) search.then((module) => module.mount());
 });

@@ -157,6 +157,13 @@ export function answered(id, topic, result) {
   fillAll();
 }
 
+/** Days until question `id` comes back for review (0: today), or null when it has no review
+ * record (the review session's feedback: "next review in 3 days"). */
+export function dueIn(id) {
+  const record = load(REVIEW)[id];
+  return record && typeof record.due === "number" ? record.due - day(Date.now()) : null;
+}
+
 document.addEventListener("change", (e) => {
   const target = e.target;
   if (!(target instanceof Element)) return;

@@ -3,16 +3,20 @@
  *
  * On a question page every question gets a "Save" toggle (a star) and a private note; both are
  * kept in this browser under "qbank:v1:saved" (lib/storage.js) as
- * {"v": 1, "items": {<question id>: {star, note, url, title, topic, t}}}: url is the question's
- * anchor relative to the site root, title and topic as the page showed them, t the time of the
- * last change (ms). A question neither starred nor noted is dropped. The saved page lists the
- * items, newest first, with links. No stored text goes through innerHTML.
+ * {"v": 1, "items": {<question id>: {star, note, url, title, topic, locale, t}}}: url is the
+ * question's anchor relative to the site root, title its heading as the page showed it
+ * (without its number), topic the page's title, locale the page's, t the time of the last
+ * change (ms). A question neither starred nor noted is dropped. The saved page lists the
+ * items, newest first, with links; on the saved page of another locale an item links to the
+ * question in that locale, with its heading and topic there (read from that locale's topic
+ * page, fetched once per document), and says which language it is in when that locale does
+ * not have it. No stored or fetched text goes through innerHTML.
  */
 import { h } from "./lib/dom.js";
 import { SAVED } from "./lib/shapes.js";
 import { root } from "./lib/site.js";
 import { load, saved, update } from "./lib/storage.js";
-import { t } from "./lib/text.js";
+import { fill, t } from "./lib/text.js";
 
 /** Changes question `id`'s item; whether the change was stored. */
 function change(id, values) {
@@ -27,18 +31,19 @@ function change(id, values) {
 
 
 // -- a question page: a star and a note on every question --------------------------------
+const squash = (text) => text.replace(/\s+/g, " ").trim();
+/** A heading's text as a title: without its permalink sign and its number. */
+const titleOf = (heading) => squash(heading.textContent.replace(/¶\s*$/, "")).replace(/^\d+\.\s*/, "");
+
 function where(question) {
   const permalink = question.querySelector(".qb-permalink");
   const href = permalink ? permalink.href : `${location.href.split("#")[0]}#${question.id}`;
   const url = href.startsWith(root.href) ? href.slice(root.href.length) : href;
-  // The title: the heading's text without its number (it may hold the prompt's first
-  // paragraph, which the prompt below then leaves out), and the prompt.
-  const squash = (text) => text.replace(/\s+/g, " ").trim();
-  const prompt = question.querySelector(".qb-prompt");
-  const body = squash(prompt ? prompt.textContent : "");
+  // The title: the question's heading (its first line, told apart from the topic's other
+  // questions), else the start of its prompt.
   const heading = document.getElementById(`h-${question.dataset.qid}`);
-  const head = heading ? squash(heading.textContent.replace(/¶\s*$/, "")).replace(/^\d+\.\s*/, "") : "";
-  const title = (head && !body.startsWith(head) ? `${head} ${body}` : body || head).trim().slice(0, 160);
+  const prompt = question.querySelector(".qb-prompt");
+  const title = (heading && titleOf(heading)) || squash(prompt ? prompt.textContent : "").slice(0, 120);
   // The topic: the seniority page's group heading above a copy, else the page's title.
   let topic = "";
   if (question.classList.contains("qb-copy")) {
@@ -53,7 +58,7 @@ function where(question) {
     const heading = document.querySelector("article h1, h1");
     topic = heading ? heading.textContent.replace(/¶$/, "").trim() : "";
   }
-  return { url, title, topic };
+  return { url, title, topic, locale: url.split("/")[0] };
 }
 
 function decorate(question) {
@@ -104,6 +109,67 @@ function decorate(question) {
 }
 
 // -- the saved page ---------------------------------------------------------------------
+const pages = new Map(); // URL → Promise of its parsed page (null when it cannot be had)
+function page(url) {
+  if (!pages.has(url)) {
+    pages.set(url, fetch(url)
+      .then((response) => (response.ok ? response.text() : ""))
+      .then((text) => (text ? new DOMParser().parseFromString(text, "text/html") : null))
+      .catch(() => null));
+  }
+  return pages.get(url);
+}
+
+/** Question `id` on its topic's pages in `locale` ({url, title, topic}), or null when that
+ * locale does not have it: its topic's first page, then the other parts its pager lists. */
+async function inLocale(id, item, locale) {
+  const path = (item.url || "").split("#")[0].split("/");
+  if (path.length < 3) return null;
+  const first = new URL(`${locale}/${path[1]}/${path[2].split("--")[0]}/`, root).href;
+  const start = await page(first);
+  if (!start) return null;
+  let found = start.getElementById(`q-${id}`) ? [first, start] : null;
+  const parts = found ? [] : [...start.querySelectorAll(".qb-pages-top a[href]")]
+    .map((a) => new URL(a.getAttribute("href"), first).href.split("#")[0])
+    .filter((url, n, all) => url !== first && all.indexOf(url) === n);
+  for (const url of parts) {
+    const other = await page(url);
+    if (other && other.getElementById(`q-${id}`)) {
+      found = [url, other];
+      break;
+    }
+  }
+  if (!found) return null;
+  const [url, doc] = found;
+  const heading = doc.getElementById(`h-${id}`);
+  const h1 = doc.querySelector("article h1");
+  return { url: `${url}#q-${id}`, title: heading ? titleOf(heading) : "",
+    topic: h1 ? squash(h1.textContent.replace(/¶\s*$/, "")) : "" };
+}
+
+/** The name of a locale as the language switcher writes it ("English"), else its code. */
+function language(locale) {
+  const link = document.querySelector(`.md-select__link[hreflang="${CSS.escape(locale)}"]`);
+  return link ? link.textContent.trim() : locale;
+}
+
+/** An item saved in another locale, shown in this one: its question there, or a word that
+ * this locale does not have it (the link then goes to the locale it was saved in). */
+function follow(id, item, here, link, topic) {
+  inLocale(id, item, here).then((there) => {
+    if (there) {
+      link.href = new URL(there.url, root).href;
+      if (there.title) link.textContent = there.title;
+      if (there.topic && topic) topic.textContent = `· ${there.topic}`;
+      return;
+    }
+    const saved = item.locale || (item.url || "").split("/")[0];
+    link.setAttribute("hreflang", saved);
+    link.setAttribute("lang", saved);
+    link.after(" ", h("span", { class: "qb-saved__elsewhere" }, fill(t("savedElsewhere"), { language: language(saved) })));
+  });
+}
+
 function list(box) {
   box.replaceChildren();
   const items = Object.entries(load(SAVED).items).sort((a, b) => (b[1].t || 0) - (a[1].t || 0));
@@ -111,6 +177,7 @@ function list(box) {
     box.append(h("p", { class: "qb-saved__empty" }, t("savedEmpty")));
     return;
   }
+  const here = box.dataset.locale || "";
   const ol = h("ol", { class: "qb-saved__list" });
   for (const [id, item] of items) {
     const li = h("li", { class: "qb-saved__item", "data-qid": id });
@@ -118,7 +185,10 @@ function list(box) {
     const link = h("a", { class: "qb-saved__link" }, item.title || id);
     link.href = new URL(item.url || "", root).href;
     li.append(link);
-    if (item.topic) li.append(" ", h("span", { class: "qb-saved__topic" }, `· ${item.topic}`));
+    const topic = item.topic ? h("span", { class: "qb-saved__topic" }, `· ${item.topic}`) : null;
+    if (topic) li.append(" ", topic);
+    const saved = item.locale || (item.url || "").split("/")[0];
+    if (here && saved && saved !== here) follow(id, item, here, link, topic);
     if (item.note) li.append(h("p", { class: "qb-saved__note" }, item.note));
     const remove = h("button", { type: "button", class: "qb-saved__remove" }, t("savedRemove"));
     remove.addEventListener("click", () => {

@@ -243,3 +243,41 @@ def test_axe_due_box_and_review_page(clocked: Any, scheme: str) -> None:
     page.locator(".qb-start").click()
     expect(page.locator(".qb-practice-q")).to_be_visible()
     assert _serious(page) == []
+
+
+def test_a_review_session_checks_each_card_before_the_next(clocked: Any) -> None:
+    """Each card says at once whether the reader knew it (issue 33, point 9: nothing until
+    the summary): the options marked, right or wrong in words with the right answer, the
+    explanation, when it comes back; the focus on "Next"; the card cannot be answered again."""
+    page = clocked
+    page.goto(TOPIC)
+    pick(page, SINGLE, "a")
+    pick(page, JUNIOR, "a")
+    later(page, 2, "en/review/")
+    page.locator(".qb-start").click()
+    card = page.locator(f'.qb-practice-q[data-pid="{SINGLE}"]')
+    expect(card).to_be_visible()
+    expect(page.locator(".qb-practice-answer")).to_have_text("Check")
+    card.locator('.qb-pick[data-key="c"]').click()
+    page.locator(".qb-practice-answer").click()
+    feedback = card.locator(".qb-review-feedback")
+    expect(feedback).to_have_attribute("data-state", "wrong")
+    expect(feedback).to_have_text("✗ Wrong. The right answer: b · next review tomorrow")
+    expect(card.locator(".qb-option.qb-wrong")).to_have_attribute("data-key", "c")
+    expect(card.locator(".qb-option.qb-missed")).to_have_attribute("data-key", "b")
+    expect(card.locator(".qb-explanation")).to_be_visible()
+    assert page.evaluate("document.activeElement.className") == "qb-review-next"
+    card.locator('.qb-pick[data-key="b"]').click(force=True)  # checked: it stays as it was
+    expect(card.locator(".qb-option.qb-right")).to_have_count(0)
+    page.locator(".qb-review-next").focus()
+    page.keyboard.press("Enter")  # Next
+    card = page.locator(f'.qb-practice-q[data-pid="{JUNIOR}"]')
+    card.locator('.qb-pick[data-key="a"]').click()
+    page.locator(".qb-practice-answer").click()
+    expect(card.locator(".qb-review-feedback")).to_have_text(
+        re.compile(r"^✓ Right! · next review in \d+ days$")
+    )
+    expect(card.locator(".qb-option.qb-right")).to_have_attribute("data-key", "a")
+    expect(page.locator(".qb-review-next")).to_have_text("Finish")
+    page.locator(".qb-review-next").click()
+    expect(page.locator(".qb-summary h2")).to_have_text("Score: 1 / 2")

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Turkish and Chinese page text)
 """Bookmarks and notes (assets/saved.js) in real Chromium over the small bank's site: a star
 and a note survive a reload, the saved page lists them with links, removing works, and only
 the pages that use it load the script."""
@@ -9,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from fixtures.messy_bank import qid
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -38,9 +40,10 @@ def test_star_and_note_survive_a_reload_and_are_listed_on_the_saved_page(page: A
     item = stored(page)["items"][INPUT_WAIT]
     assert item["star"] is True
     assert item["url"] == f"en/ml-engineer/throughput/#q-{INPUT_WAIT}"
-    # The heading holds the prompt's first paragraph (left out below it): the title keeps it,
-    # without the question's number.
-    assert item["title"].startswith("A step spends 48 of 118 ms waiting for data: Phase")
+    # The title is the question's heading as the page shows it, without its number (it was
+    # the heading and the prompt's text run together, tables and code included)
+    assert item["title"] == "A step spends 48 of 118 ms waiting for data:"
+    assert item["locale"] == "en"
 
     page.reload()
     question = page.locator(f"#q-{INPUT_WAIT}")
@@ -118,3 +121,46 @@ def test_star_works_after_instant_navigation(page: Any) -> None:
     assert page.locator(f"#q-{INPUT_WAIT} .qb-saved-tools").count() == 1
     star.click()
     assert stored(page)["items"][INPUT_WAIT]["star"] is True
+
+
+def test_saved_items_follow_the_locale_of_the_saved_page(messy_tab: Any) -> None:
+    """An item saved in one language is shown on another's saved page as that language has
+    the question: its heading and topic there, linked to its page part there; a question the
+    language lacks says so and links to the language it was saved in (issue 33, point 6)."""
+    page = messy_tab
+    both, english = qid(30), qid(1)  # (30: in English, Turkish and Chinese; 1: English only)
+    for question in (both, english):
+        page.goto(f"en/javascript/closures/#q-{question}")
+        page.wait_for_url(re.compile(rf"/en/javascript/closures(--\d+)?/#q-{question}$"))
+        page.locator(f"#q-{question} .qb-star").click()
+    assert stored(page)["items"][both]["title"].startswith("What's the output? — ")
+
+    page.goto("tr/saved/")
+    item = page.locator(f'.qb-saved__item[data-qid="{both}"]')
+    link = item.locator(".qb-saved__link")
+    expect(link).to_have_attribute(
+        "href", re.compile(rf"/tr/javascript/closures(--\d+)?/#q-{both}$")
+    )
+    expect(link).to_have_text(re.compile(r"^Çıktı nedir\? — "))
+    expect(item.locator(".qb-saved__topic")).to_have_text("· Closure ve kapsam")
+    link.click()
+    page.wait_for_url(re.compile(rf"/tr/javascript/closures(--\d+)?/#q-{both}$"))
+    expect(page.locator(f"#q-{both}")).to_be_visible()
+
+    page.goto("tr/saved/")
+    only = page.locator(f'.qb-saved__item[data-qid="{english}"]')
+    expect(only.locator(".qb-saved__elsewhere")).to_have_text("(henüz bu dilde yok: English)")
+    expect(only.locator(".qb-saved__link")).to_have_attribute("lang", "en")
+    expect(only.locator(".qb-saved__link")).to_have_attribute(
+        "href", re.compile(rf"/en/javascript/closures(--\d+)?/#q-{english}$")
+    )
+
+    page.goto("zh/saved/")  # the heading and topic in Chinese
+    link = page.locator(f'.qb-saved__item[data-qid="{both}"] .qb-saved__link')
+    expect(link).to_have_text(re.compile(r"^输出是什么？ — "))
+    expect(link).to_have_attribute("href", re.compile(rf"/zh/javascript/closures/#q-{both}$"))
+    page.goto("en/saved/")  # and the page of the language it was saved in, as it was saved
+    expect(page.locator(".qb-saved__elsewhere")).to_have_count(0)
+    expect(page.locator(f'.qb-saved__item[data-qid="{both}"] .qb-saved__link')).to_have_text(
+        stored(page)["items"][both]["title"]
+    )

@@ -314,3 +314,60 @@ def test_the_exam_summary_names_topics_as_the_page_does(page: Any) -> None:
     shown = page.locator(".qb-topic-scores tbody th").all_inner_texts()
     assert shown
     assert set(shown) <= set(names.values())
+
+
+FOCUS = """() => {
+  const e = document.activeElement;
+  return e === document.body ? 'body' : e.className;
+}"""
+
+
+def answer_and_go_on(page: Any) -> None:
+    """Answer the card shown; a choice then goes on with its Next (a rating goes on by itself)."""
+    choice = page.locator(".qb-practice-q").get_attribute("data-kind") == "choice"
+    answer_current(page)
+    if choice:
+        page.locator(".qb-practice-answer").click()
+
+
+def test_the_focus_follows_the_mock_interview_from_start_to_the_score(sized: Any) -> None:
+    """Start, each next question and the score take the focus (issue 33, point 9: it fell to
+    <body> on Start), by keyboard as by a tap."""
+    page = sized
+    page.goto(PRACTICE)
+    page.locator("select.qb-practice-level").select_option("mid")
+    page.locator(".qb-practice-count").fill("2")
+    page.locator(".qb-start").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".qb-practice-q")).to_be_visible()
+    assert "qb-practice-q" in page.evaluate(FOCUS).split()
+    answer_and_go_on(page)
+    expect(page.locator(".qb-practice-pos")).to_contain_text("2 of 2")
+    assert page.evaluate(FOCUS) not in ("body", ""), "the focus fell to the page"
+    assert page.evaluate("!!document.activeElement.closest('.qb-practice-q')"), page.evaluate(
+        "document.activeElement.outerHTML.slice(0, 200)"
+    )
+    answer_and_go_on(page)
+    expect(page.locator(".qb-summary")).to_be_visible()
+    assert page.evaluate("document.activeElement.closest('.qb-summary') !== null")
+
+
+def test_the_focus_follows_the_flashcards(messy_tab: Any) -> None:
+    """Rating a card hands the focus to the next one, and the last to the end note."""
+    page = messy_tab
+    page.goto("en/flashcards/?topic=javascript/event-loop")  # one card
+    card = page.locator(".qb-flashcard")
+    expect(card).to_have_attribute("data-id", qid(1001))
+    page.locator(".qb-flashcard-turn").click()
+    page.locator(".qb-flashcard-grade[data-grade='3']").click()
+    expect(page.locator(".qb-flash-end")).to_be_visible()
+    assert "qb-flash-end" in page.evaluate(FOCUS).split()
+    page.goto("en/flashcards/?topic=javascript/closures")  # many cards
+    first = card.get_attribute("data-id")
+    card.focus()
+    page.keyboard.press("Space")
+    page.locator(".qb-flashcard-grade[data-grade='1']").click()
+    expect(card).not_to_have_attribute("data-id", first or "")
+    assert "qb-flashcard" in page.evaluate(FOCUS).split()
+    page.keyboard.press("Space")  # the keys go on working from there
+    expect(card).to_have_attribute("data-turned", "1")

@@ -58,6 +58,11 @@ def review_session(page: Any, answers: dict[str, str]) -> list[str]:
         else:
             card.locator(f'.qb-pick[data-key="{answer}"]').click()
             page.locator(".qb-practice-answer").click()
+            # each card is checked before the next one comes: right or wrong, said at once
+            expect(card.locator(".qb-review-feedback")).to_have_attribute(
+                "data-state", re.compile("^(right|wrong)$")
+            )
+            page.locator(".qb-review-next").click()
         expect(page.locator(f'.qb-practice-q[data-pid="{qid}"]')).to_have_count(0)
 
 

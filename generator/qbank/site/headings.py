@@ -4,15 +4,17 @@ Real banks give many questions one generic prompt line ("What's the output?") an
 only in their code; a table of contents of identical lines is useless. A heading is the
 question's number (its place on its topic page in that locale: stable whatever the filters
 hide, and the same on the seniority pages) and the first line of its prompt, inline code
-kept as code; where that line repeats within the topic, the first line of the prompt's
-code, or failing that the file's slug, is added to tell the questions apart.
+kept as code; where that line repeats within the topic, words a reader can tell the questions
+apart by are added: the first line of the prompt's code (or of its text after the first
+paragraph) that no other question of the repeated title has, else a number, "(2)". Never the
+file's slug: a reader never sees file names, and "— q001" says nothing.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -94,15 +96,65 @@ def _md_code(text: str) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def _short(line: str) -> str:
+    return line if len(line) <= SNIPPET_LIMIT else line[: SNIPPET_LIMIT - 1].rstrip() + "…"
+
+
 def code_line(markdown: str) -> str:
     """The first line of a text's first fenced code block, shortened ("" without one)."""
     match = _FENCE_LINE.search(markdown)
-    if not match:
-        return ""
-    line = match.group(1).strip()
-    if len(line) > SNIPPET_LIMIT:
-        line = line[: SNIPPET_LIMIT - 1].rstrip() + "…"
-    return line
+    return _short(match.group(1).strip()) if match else ""
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_WORDY = re.compile(r"\w{2,}")
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_MARKS = re.compile(r"^(?:[#>*+-]|\d+[.)])\s+|[*_`]+")
+
+
+def _lines(markdown: str) -> list[tuple[bool, str]]:
+    """A prompt's lines, each (is code, the line as a reader sees it: stripped, prose without
+    its Markdown marks); lines without a word (a lone brace) and fences are left out."""
+    out: list[tuple[bool, str]] = []
+    fence = ""
+    for raw in markdown.splitlines():
+        opening = _FENCE.match(raw)
+        if opening and (not fence or opening.group(1)[0] == fence[0]):
+            fence = "" if fence else opening.group(1)
+            continue
+        line = raw.strip() if fence else _MD_MARKS.sub("", _MD_LINK.sub(r"\1", raw.strip()))
+        if _WORDY.search(line):
+            out.append((bool(fence), line))
+    return out
+
+
+def _told_apart(group: Sequence[Entry], locale: str) -> dict[str, Segments]:
+    """What tells apart the questions of ``group``, which share one title: for each, the
+    first line of its prompt (code first) that none of the others has, else a number in
+    the group's order ("(2)"), after its first code line when it has one."""
+    lines = {entry.id: _lines(entry.question.prompt[locale]) for entry in group}
+    code_first = {
+        i: [*(x for x in ls if x[0]), *(x for x in ls if not x[0])] for i, ls in lines.items()
+    }
+    seen = Counter(text for ls in lines.values() for text in {t for _, t in ls})
+    out: dict[str, Segments] = {}
+    unnumbered: list[Entry] = []
+    for entry in group:
+        unique = next(((c, t) for c, t in code_first[entry.id] if seen[t] == 1), None)
+        if unique:
+            out[entry.id] = [(unique[0], _short(unique[1]))]
+        else:
+            unnumbered.append(entry)
+    if len(unnumbered) == 1 and len(group) > 1:  # the others are told apart: it is too
+        entry = unnumbered[0]
+        line = code_line(entry.question.prompt[locale])
+        if line and all(out[e.id] != [(True, line)] for e in group if e.id in out):
+            out[entry.id] = [(True, line)]
+            return out
+    for n, entry in enumerate(unnumbered, 1):
+        line = code_line(entry.question.prompt[locale])
+        out[entry.id] = [*([(True, line), (False, " ")] if line else []), (False, f"({n})")]
+    return out
 
 
 def topic_headings(
@@ -118,31 +170,30 @@ def topic_headings(
     for entry in entries:
         prompt = entry.question.prompt[locale]
         segments, whole = _cut(_segments(first_block(prompt)), TITLE_LIMIT)
-        base[entry.id] = (segments or [(False, entry.slug)], whole and bool(segments))
+        base[entry.id] = (segments, whole and bool(segments))
     plain = {i: "".join(t for _, t in s) for i, (s, _) in base.items()}
     repeated = Counter(plain.values())
-    extra: dict[str, Segments] = {}
+    groups: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if repeated[plain[entry.id]] > 1:
-            line = code_line(entry.question.prompt[locale])
-            extra[entry.id] = [(True, line)] if line else [(False, entry.slug)]
-    seen = Counter(plain[i] + "".join(t for _, t in s) for i, s in extra.items())
-    for entry in entries:  # the same code line too: the slug tells them apart
-        more = extra.get(entry.id)
-        if more and seen[plain[entry.id] + "".join(t for _, t in more)] > 1:
-            extra[entry.id] = [(False, entry.slug)]
+        if repeated[plain[entry.id]] > 1 or not plain[entry.id]:
+            groups[plain[entry.id]].append(entry)
+    extra: dict[str, Segments] = {}
+    for group in groups.values():
+        extra.update(_told_apart(group, locale))
     headings = {}
     for number, entry in enumerate(entries, 1):
         segments, whole = base[entry.id]
         tail = extra.get(entry.id)
         parts: Segments = [(False, f"{number}. "), *segments]
         if tail:
-            parts += [(False, " — "), *tail]
+            numbered = len(tail) == 1 and tail[0][1].startswith("(")  # "Which one? (2)"
+            gap = " " if numbered else " — "
+            parts += [*([(False, gap)] if segments else []), *tail]
         headings[entry.id] = Heading(
             number,
-            "".join(t for _, t in parts),
-            _render(parts, lambda c: f"<code>{html.escape(c)}</code>", html.escape),
-            _render(parts, _md_code, md_escape),
+            "".join(t for _, t in parts).rstrip(),
+            _render(parts, lambda c: f"<code>{html.escape(c)}</code>", html.escape).rstrip(),
+            _render(parts, _md_code, md_escape).rstrip(),
             whole,
         )
     return headings
