@@ -377,7 +377,9 @@ function fillPageProgress(box) {
  * (answered of its questions, right now, mastered), after each topic's marker. */
 function topicRows(p) {
   const reviews = load(REVIEW);
-  document.querySelectorAll(".qb-topic-row[data-key]").forEach(marker => {
+  const markers = [...document.querySelectorAll(".qb-topic-row[data-key]")];
+  if (!markers.some(marker => scoped(marker.getAttribute("data-key") || "").length)) return;
+  markers.forEach(marker => { // (a reader who has answered nothing here gets no column)
     const row = marker.closest("tr");
     const table = row && row.closest("table");
     if (!table) return;

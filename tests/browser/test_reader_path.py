@@ -412,6 +412,11 @@ AXE_PAGES = [
     "en/javascript/level-junior/",
     "en/javascript/practice/",
     "en/javascript/bundlers/",  # code with word operators (typeof: Pygments' .ow)
+    "en/review/",
+    "en/match/",
+    "en/saved/",
+    "en/progress/",
+    "zh/javascript/",  # a field page: the topic tables with the progress column
 ]
 
 
