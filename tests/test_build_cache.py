@@ -124,7 +124,14 @@ def rename(content: Path, rng: random.Random, n: int) -> None:
     catalog.write_text(text.replace(f"en: {name}", f"en: {name} {n}", 1), "utf-8")
 
 
-EDITS = [add, remove, move, translate, rename]
+def add_topic(content: Path, rng: random.Random, n: int) -> None:
+    catalog = content / "catalog.yaml"  # (what the checks read of the catalog changes)
+    text = catalog.read_text("utf-8")
+    if "caching" not in text:
+        catalog.write_text(text + "          caching:\n            name: {en: Caching}\n", "utf-8")
+
+
+EDITS = [add, remove, move, translate, rename, add_topic]
 
 
 @pytest.mark.parametrize("seed", [7, 31])
@@ -206,3 +213,25 @@ def test_an_entry_is_checked_before_it_is_used(
     assert "belongs to another key" in caplog.text
     assert Store(None).get("checked", name) is None
     assert store.key("a", "bc") != store.key("ab", "c")
+
+
+def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> None:
+    from qbank.tree.build import TreeBuilder
+
+    content = write_small_bank(tmp_path / "content")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: Small Bank\nsite_url: https://example.org/bank/\n", "utf-8")
+    warm = TreeBuilder(content, tmp_path / "warm", config)
+    warm.build()
+    kept = entries(tmp_path)
+    assert len(kept) == len(QUESTIONS) - 1
+    rng = random.Random(3)
+    for n, edit in enumerate((add, move, translate, rename)):
+        edit(content, rng, n)
+    TreeBuilder(content, tmp_path / "warm", config).build()
+    TreeBuilder(content, tmp_path / "cold", config, cache=False).build()
+    assert digests(tmp_path / "warm") == digests(tmp_path / "cold")
+    # the unchanged files' entries were used (a catalog name renamed keeps them)
+    assert len(set(kept) & set(entries(tmp_path))) == len(kept) - 2
+    TreeBuilder(content, tmp_path / "none", config, cache_dir=tmp_path / "elsewhere").build()
+    assert len(list((tmp_path / "elsewhere").rglob("*.json"))) == len(entries(tmp_path))

@@ -1,8 +1,9 @@
 """A load of the bank that takes each question file's checked result from the persistent
 cache (``qbank.live.store``) when the file, the catalog and qbank are what they were.
 
-An entry is keyed by the file's bytes, where it sits (its shown path, field and topic), the
-catalog's bytes and qbank's version (``store.key``), and holds the file's problems (lines
+An entry is keyed by the file's bytes, where it sits (its shown path, field and topic), what
+the checks read of the catalog (``QuestionChecker.depends_on``: a catalog name renamed keeps
+every entry) and qbank's version (``store.key``), and holds the file's problems (lines
 included), its question and place in the bank, and its prompts' comparison tokens: what
 the cross-file checks compare (``Found``) are hashes that change from one process to the
 next, so they are computed again from the tokens. Only results that depend on nothing else
@@ -13,20 +14,18 @@ image beside it). The result is the same as a load without the cache, problem fo
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from qbank.bank.catalog import default_locale
 from qbank.bank.listing import QuestionFile
 from qbank.bank.load import Loading
 from qbank.bank.loaded import Entry
-from qbank.bank.model import Catalog, Question
+from qbank.bank.model import Question
 from qbank.bank.parallel import SecondProcess, check_files
 from qbank.bank.problems import Problem, Severity
 from qbank.bank.progress import Report, no_progress
 from qbank.bank.rules import Checked, Found, QuestionChecker, option_keys, self_contained
 from qbank.bank.similarity import comparison_tokens, keys_of
-from qbank.bank.yamlfile import MAX_FILE_BYTES, Document
+from qbank.bank.yamlfile import MAX_FILE_BYTES
 from qbank.live.store import Store, key
 
 KIND = "checked"
@@ -37,13 +36,6 @@ class StoredLoading(Loading):
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.context = ""  # the catalog's part of every key (set by ``catalog``)
-
-    def catalog(self, root: Path) -> tuple[Document, Catalog | None]:
-        """``catalog.yaml``, read and checked; its bytes go into every file's key."""
-        doc, catalog = super().catalog(root)
-        self.context = key(doc.raw, default_locale(doc, catalog))
-        return doc, catalog
 
     def checked(
         self,
@@ -54,6 +46,7 @@ class StoredLoading(Loading):
     ) -> list[Checked]:
         """Every file's result: the kept one where its key holds, else checked (and kept)."""
         store = self.store
+        context = key(checker.depends_on())  # (the catalog's part of every key)
         results: list[Checked | None] = []
         names: list[str | None] = []
         for path, shown, field_key, topic_key in files:
@@ -66,7 +59,7 @@ class StoredLoading(Loading):
                 names.append(None)
                 results.append(None)
                 continue
-            name = key(self.context, shown, field_key, topic_key, raw)
+            name = key(context, shown, field_key, topic_key, raw)
             names.append(name)
             kept = store.get(KIND, name)
             results.append(None if kept is None else _restored(kept, checker))
