@@ -83,26 +83,26 @@ def main(argv: list[str] | None = None) -> int:
     write_qbank(content, cold, cache=False)
     write_qbank(content, warm)
     figures = {"a": run_mkdocs(cold), "b": run_mkdocs(warm)}
-    print(f"a. cold, no cache        {figures['a']['wall']:7.1f} s wall", flush=True)
-    print(f"b. cold, writing cache   {figures['b']['wall']:7.1f} s wall", flush=True)
+    print(f"a. cold, no cache        {figures['a']['seconds']:7.1f} s wall", flush=True)
+    print(f"b. cold, writing cache   {figures['b']['seconds']:7.1f} s wall", flush=True)
     pull_request(content)
     figures["c"] = run_mkdocs(warm)
-    print(f"c. warm, after the PR    {figures['c']['wall']:7.1f} s wall", flush=True)
+    print(f"c. warm, after the PR    {figures['c']['seconds']:7.1f} s wall", flush=True)
     run_mkdocs(cold)
     identical = tree_digest(cold / "site") == tree_digest(warm / "site")
     print(f"   warm site byte-identical to a cold build of the edited bank: {identical}")
     cache_bytes, site_bytes = size(warm / CACHE), size(warm / "site")
     print(f"   cache {cache_bytes:,} bytes, site {site_bytes:,} bytes")
-    print(f"   b/a {figures['b']['wall'] / figures['a']['wall']:.3f}  (writing the cache)")
-    print(f"   c/a {figures['c']['wall'] / figures['a']['wall']:.3f}  (warm against cold)")
+    print(f"   b/a {figures['b']['seconds'] / figures['a']['seconds']:.3f}  (writing the cache)")
+    print(f"   c/a {figures['c']['seconds'] / figures['a']['seconds']:.3f}  (warm against cold)")
     if not args.skip_plain:
         first = min(content.glob("*/*/*.yaml"))
         page = f"en/{first.parent.parent.name}/{first.parent.name}/index.html"
         features = page_features(warm / "site", page)
         baseline = work / "plain"
         figures["d"] = build_plain(baseline, write_plain(content, baseline, False, features), 2)
-        print(f"d. plain Material, full  {figures['d']['wall']:7.1f} s wall")
-        print(f"   c/d {figures['c']['wall'] / figures['d']['wall']:.3f}  (goal: <= 0.15)")
+        print(f"d. plain Material, full  {figures['d']['seconds']:7.1f} s wall")
+        print(f"   c/d {figures['c']['seconds'] / figures['d']['seconds']:.3f}  (goal: <= 0.15)")
     return 0
 
 
