@@ -58,6 +58,10 @@ def pull_request(content: Path) -> None:
             files[-1].unlink()
 
 
+def show(label: str, figure: dict[str, float]) -> None:
+    print(f"{label:26} {figure['seconds']:7.1f} s wall, {figure['cpu']:6.1f} s CPU", flush=True)
+
+
 def size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
@@ -83,11 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     write_qbank(content, cold, cache=False)
     write_qbank(content, warm)
     figures = {"a": run_mkdocs(cold), "b": run_mkdocs(warm)}
-    print(f"a. cold, no cache        {figures['a']['seconds']:7.1f} s wall, {figures['a']['cpu']:6.1f} s CPU", flush=True)
-    print(f"b. cold, writing cache   {figures['b']['seconds']:7.1f} s wall, {figures['b']['cpu']:6.1f} s CPU", flush=True)
+    show("a. cold, no cache", figures["a"])
+    show("b. cold, writing cache", figures["b"])
     pull_request(content)
     figures["c"] = run_mkdocs(warm)
-    print(f"c. warm, after the PR    {figures['c']['seconds']:7.1f} s wall, {figures['c']['cpu']:6.1f} s CPU", flush=True)
+    show("c. warm, after the PR", figures["c"])
     run_mkdocs(cold)
     identical = tree_digest(cold / "site") == tree_digest(warm / "site")
     print(f"   warm site byte-identical to a cold build of the edited bank: {identical}")
@@ -101,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         features = page_features(warm / "site", page)
         baseline = work / "plain"
         figures["d"] = build_plain(baseline, write_plain(content, baseline, False, features), 2)
-        print(f"d. plain Material, full  {figures['d']['seconds']:7.1f} s wall, {figures['d']['cpu']:6.1f} s CPU")
+        show("d. plain Material, full", figures["d"])
         print(f"   c/d {figures['c']['seconds'] / figures['d']['seconds']:.3f}  (goal: <= 0.15)")
     return 0
 
