@@ -19,6 +19,7 @@ from support.actionlint import actionlint
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+STARTER_FOLDER = ROOT / "site_templates" / "starter" / "github" / "workflows"
 
 
 def _load(path: Path) -> Any:
@@ -62,17 +63,33 @@ def test_pull_request_workflow_runs_the_checks_in_order() -> None:
     assert "pull_request" in workflow[True]  # YAML 1.1 reads the key `on` as true
     steps = _steps(workflow)
     uses = [s["uses"].split("@")[0] for s in steps if "uses" in s]
-    assert uses == ["actions/checkout", "actions/setup-python"]
+    assert uses == ["actions/checkout", "actions/setup-python", "actions/cache"]
     setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"]["python-version"] == "3.11"
     runs = [s["run"] for s in steps if "run" in s]
     assert runs == [
         "pip install -c constraints.txt -e .",
+        'echo "version=$(qbank --version | cut -d \' \' -f 3)" >> "$GITHUB_OUTPUT"',
         "qbank validate --format github",
         "mkdocs build --strict",
         "qbank verify site",
     ]
     assert workflow["permissions"] == {"contents": "read"}
+
+
+@pytest.mark.parametrize("name", ["pull-request.yml", "deploy.yml"])
+def test_workflows_keep_the_build_cache(name: str) -> None:
+    """The persistent cache (``.cache/qbank``) is restored before the build and saved after
+    it, keyed by qbank's version and mkdocs.yml, falling back to an older cache of both."""
+    for folder in (ROOT / ".github" / "workflows", STARTER_FOLDER):
+        steps = _steps(_load(folder / name))
+        cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
+        assert cache["with"]["path"] == ".cache/qbank"
+        version = "${{ steps.qbank.outputs.version }}-${{ hashFiles('mkdocs.yml') }}-"
+        assert cache["with"]["key"] == f"qbank-{version}${{{{ github.run_id }}}}"
+        assert cache["with"]["restore-keys"].splitlines() == [f"qbank-{version}"]
+        build = next(n for n, s in enumerate(steps) if s.get("run") == "mkdocs build --strict")
+        assert steps.index(cache) < build
 
 
 def test_deploy_workflow_publishes_to_pages() -> None:

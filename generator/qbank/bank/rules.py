@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -76,6 +77,23 @@ class QuestionChecker:
         self.seniorities = list(catalog.seniorities) if catalog else []
         self.spec_of: dict[tuple[str, str], str] = (
             {(f, t): s for f, s, t in catalog_topics(catalog)} if catalog else {}
+        )
+
+    def depends_on(self) -> str:
+        """What a file's result depends on besides the file, where it sits and (for a file
+        showing an image, never kept: ``self_contained``) the files beside it: the catalog's
+        locales, seniority keys and topics, and the default locale; not its names. The
+        persistent cache keys every kept result with it, so a rule that reads more of the
+        catalog must add it here."""
+        return json.dumps(
+            [
+                self.catalog is not None,
+                self.context,
+                self.locales,
+                self.seniorities,
+                sorted([*key, spec] for key, spec in self.spec_of.items()),
+                self.make_entry is not None,
+            ]
         )
 
     def check(self, file_path: str, shown: str, field_key: str, topic_key: str) -> Checked:

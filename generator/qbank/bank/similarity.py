@@ -126,10 +126,23 @@ def prompt_keys(prompt: str) -> tuple[int, array[int]]:
     order (``first * _PAIR_MIX + second``, modulo 2**64), in one array operation for all
     the pairs of the prompt rather than a tuple made and hashed per pair.
     """
-    import numpy as np  # imported once, on the first prompt
+    norm = normalize_text(prompt)
+    return keys_of(norm, _hashed_tokens(norm))
 
+
+def comparison_tokens(prompt: str) -> tuple[str, list[str]]:
+    """A prompt's normalized text and its tokens in order: what ``prompt_keys`` hashes
+    (``keys_of``), kept where the hashes cannot be (they change from process to process)."""
     norm = normalize_text(prompt)
     tokens = _hashed_tokens(norm)
+    return norm, [t.decode() if isinstance(t, bytes) else t for t in tokens]
+
+
+def keys_of(norm: str, tokens: Sequence[str] | Sequence[bytes]) -> tuple[int, array[int]]:
+    """``prompt_keys`` of a prompt from its normalized text and tokens (``comparison_tokens``;
+    an ASCII token hashes alike as str and as bytes)."""
+    import numpy as np  # imported once, on the first prompt
+
     n = len(tokens)
     if n < 2:
         return hash(norm), array("q", set(map(hash, tokens)))

@@ -15,6 +15,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
 from qbank.bank.loaded import Bank, Entry
+from qbank.live.store import DEFAULT_DIR
 from qbank.plugin import internals
 from qbank.site.offline import PAGE_SCRIPT
 from qbank.site.parts import DEFAULT_PAGE_SIZE, question_url
@@ -46,6 +47,11 @@ class QbankConfig(base.Config):  # type: ignore[no-untyped-call]
     bank_json = c.Type(bool, default=False)
     """Also publish the whole bank as JSON at ``<locale>/api/bank.json`` (what ``qbank export
     json`` writes; read by no page, so left out by default: 78 MB a locale at 30,000)."""
+    cache = c.Type(bool, default=True)
+    """Keep what a build computed in ``cache_dir`` for the next build to reuse; ``false``
+    keeps and reads nothing."""
+    cache_dir = c.Type(str, default=DEFAULT_DIR)
+    """The persistent cache's folder, relative to mkdocs.yml (safe to delete)."""
     offline = c.Type(bool, default=True)
     """Ship the service worker (``sw.js``) that keeps visited pages and kept fields for
     offline study; ``false`` leaves it out (``mkdocs serve`` never installs one)."""

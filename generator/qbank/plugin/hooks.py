@@ -30,6 +30,8 @@ from mkdocs.structure.pages import Page
 from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError
 from qbank.live import background
+from qbank.live.checkcache import StoredChecks
+from qbank.live.store import Store
 from qbank.plugin import internals, report
 from qbank.plugin.banner import show_problems
 from qbank.plugin.config import (
@@ -83,6 +85,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.topic_url: TopicUrl = lambda locale, e: f"/{locale}/{e.field}/{e.topic}/"
         self.locales = LocaleBuilds()
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
+        self.store = Store(None)  # the persistent cache (``mkdocs build``; set by on_config)
         self.started = 0.0  # when this build began (``on_config``)
         self.build_started = 0.0  # when MkDocs began building this build's pages
 
@@ -116,6 +119,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.started = time.monotonic()
             if self.serve is not None:
                 self.serve.begin()
+            self.store = self._store(config)
             self.shared = self._load_and_render(config)
         shared = self.building
         assert shared is not None
@@ -124,6 +128,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.serve is not None:
             self.serve.configure(config)
         return config
+
+    def _store(self, config: MkDocsConfig) -> Store:
+        """The persistent cache of this build: ``cache_dir`` beside mkdocs.yml, unless
+        ``cache: false`` (or under ``mkdocs serve``, which keeps its own in memory)."""
+        if not self.config.cache or self.serve is not None:
+            return Store(None, note=report.log.info)
+        config_dir = Path(config.config_file_path or ".").resolve().parent
+        return Store(config_dir / str(self.config.cache_dir), note=report.log.info)
 
     def _load_and_render(self, config: MkDocsConfig) -> Shared:
         """The bank and its pages for the build MkDocs started: under ``mkdocs build`` the
@@ -174,7 +186,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         build (its pages stay served: a failed build would stall every request)."""
         started = time.monotonic()
         try:
-            bank = self.serve.load(content_root) if self.serve else load_compact(content_root)
+            if self.serve is not None:
+                bank = self.serve.load(content_root)
+            else:
+                kept = StoredChecks(self.store) if self.store.enabled else None
+                bank = load_compact(content_root, kept)
         except ContentError as error:
             report.problems(error.problems, fatal=True)
             if self.serve is not None and self.serve.last_good(error) is not None:
@@ -361,6 +377,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 phase(started, "offline files: build %s", made.build)
             self.staged.publish(config, self.started)  # (a failure: on_build_error discards it)
             self.staged = None
+            self.store.prune()  # what this build did not use
 
     on_post_build = CombinedEvent(_build_locales, _publish)
 

@@ -16,16 +16,16 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from qbank.bank.load import load_bank
+from qbank.bank.load import Kept, load_bank
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.bank.problems import ContentError
 
 
-def load_compact(content_root: Path) -> Bank:
-    """``load_bank(content_root)``, in a child process where this process may fork."""
+def load_compact(content_root: Path, cache: Kept | None = None) -> Bank:
+    """``load_bank(content_root, cache)``, in a child process where this process may fork."""
     if not fork_is_safe():
-        return load_bank(content_root)
+        return load_bank(content_root, cache)
     read, write = os.pipe()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
@@ -35,7 +35,7 @@ def load_compact(content_root: Path) -> Bank:
         def load() -> None:
             os.close(read)
             try:
-                result: tuple[str, Any] = ("bank", load_bank(content_root))
+                result: tuple[str, Any] = ("bank", load_bank(content_root, cache))
             except ContentError as error:
                 result = ("problems", error.problems)
             with os.fdopen(write, "wb") as out:

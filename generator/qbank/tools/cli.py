@@ -450,9 +450,25 @@ def verify(site_dir: Path, content: Path) -> None:
     help="The site's mkdocs.yml whose settings the tree's config carries (optional).",
 )
 @click.option("--watch", is_flag=True, help="Keep the tree up to date on edits of the bank.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="The persistent cache's folder (default: .cache/qbank beside the config file; "
+    "safe to delete).",
+)
+@click.option("--no-cache", is_flag=True, help="Read and write no persistent cache.")
 @content_option
 @quiet_option
-def build(out: Path, config_file: Path, watch: bool, content: Path, quiet: bool) -> None:
+def build(
+    out: Path,
+    config_file: Path,
+    watch: bool,
+    cache_dir: Path | None,
+    no_cache: bool,
+    content: Path,
+    quiet: bool,
+) -> None:
     """Write the bank as a docs tree that MkDocs, ProperDocs or Zensical publishes without
     the qbank plugin: `mkdocs build -f OUT/mkdocs.yml` (or `properdocs build -f …`,
     `zensical build -f …`). Only files whose bytes changed are rewritten.
@@ -460,7 +476,9 @@ def build(out: Path, config_file: Path, watch: bool, content: Path, quiet: bool)
     from qbank.bank.problems import display_path
     from qbank.tree.build import TreeBuilder
 
-    builder = TreeBuilder(content, out, config_file, keep=watch)
+    builder = TreeBuilder(
+        content, out, config_file, keep=watch, cache=not no_cache, cache_dir=cache_dir
+    )
     try:
         with shown("build", quiet=quiet) as progress:
             report = builder.build(progress)

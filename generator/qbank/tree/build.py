@@ -37,11 +37,14 @@ from typing import Any
 
 import yaml
 
+from qbank.bank.load import load_bank
 from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem, display_path
 from qbank.bank.progress import Report, no_progress
+from qbank.live.checkcache import StoredChecks
 from qbank.live.index import LiveIndex
 from qbank.live.session import SiteSession
+from qbank.live.store import DEFAULT_DIR, Store
 from qbank.search import (
     INDEX_DIR,
     index_files,
@@ -447,6 +450,11 @@ class TreeBuilder:
     # What the builds keep for the next one, as under ``mkdocs serve`` (``qbank.live.session``)
     session: SiteSession = field(default_factory=SiteSession)
     index: LiveIndex | None = None  # with ``keep``: the search index, updated in place
+    # The persistent cache a one-off build loads through (``qbank.live.store``): this
+    # folder, else ``cache_dir`` of the qbank settings in ``config_file``, else the default
+    # beside it; ``cache=False`` (``--no-cache``, or ``cache: false`` there) uses none.
+    cache: bool = True
+    cache_dir: Path | None = None
 
     def options(self, user: dict[str, Any]) -> RenderOptions:
         """Edit and report links as the plugin makes them from the same config."""
@@ -474,8 +482,12 @@ class TreeBuilder:
         other; with it, every locale's site and question bodies are kept for the next build."""
         session = self.session
         session.begin()  # (a site template or string edited: every page rendered again)
-        bank = session.load(self.content, progress)
         user = read_user_config(self.config_file)
+        store = Store(None) if self.keep else self.store(user)
+        if store.enabled:
+            bank = load_bank(self.content, StoredChecks(store), progress)
+        else:
+            bank = session.load(self.content, progress)
         options = _tree_options(self.options(user))
         own = self.config_file.resolve().parent / str(user.get("docs_dir") or "docs")
         self.out.mkdir(parents=True, exist_ok=True)
@@ -489,6 +501,7 @@ class TreeBuilder:
                 _offline_file,
             )
             self._offline(bank, offline)
+            store.prune()  # what this build did not use
             return report
         rendered = session.render(bank, options)
         site, fields = rendered.site, rendered.fields
@@ -517,6 +530,18 @@ class TreeBuilder:
         report.written += self._index(bank, options.page_size)
         self._offline(bank, offline)
         return report
+
+    def store(self, user: dict[str, Any]) -> Store:
+        """The persistent cache of a one-off build (see ``cache``)."""
+        settings = _qbank_settings(user)
+        if not self.cache or settings.get("cache") is False:
+            return Store(None)
+        folder = self.cache_dir
+        if folder is None:
+            folder = self.config_file.resolve().parent / str(
+                settings.get("cache_dir") or DEFAULT_DIR
+            )
+        return Store(folder)
 
     def _offline(self, bank: Bank, offline: bool) -> None:
         """The service worker and field manifests of the tree (``qbank.site.offline``), or none."""

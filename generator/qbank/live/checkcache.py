@@ -1,0 +1,147 @@
+"""A load of the bank that takes each question file's checked result from the persistent
+cache (``qbank.live.store``) when the file, the catalog and qbank are what they were.
+
+An entry is keyed by the file's bytes, where it sits (its shown path, field and topic), what
+the checks read of the catalog (``QuestionChecker.depends_on``: a catalog name renamed keeps
+every entry) and qbank's version (``store.key``), and holds the file's problems (lines
+included), its question and place in the bank, and its prompts' comparison tokens: what
+the cross-file checks compare (``Found``) are hashes that change from one process to the
+next, so they are computed again from the tokens. Only results that depend on nothing else
+are kept (``rules.self_contained``: not a file that failed its checks, not one showing an
+image beside it). The result is the same as a load without the cache, problem for problem
+(``tests/test_build_cache.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qbank.bank.listing import QuestionFile
+from qbank.bank.load import Loading
+from qbank.bank.loaded import Entry
+from qbank.bank.model import Question
+from qbank.bank.parallel import SecondProcess, check_files
+from qbank.bank.problems import Problem, Severity
+from qbank.bank.progress import Report, no_progress
+from qbank.bank.rules import Checked, Found, QuestionChecker, option_keys, self_contained
+from qbank.bank.similarity import comparison_tokens, keys_of
+from qbank.bank.yamlfile import MAX_FILE_BYTES
+from qbank.live.store import Store, key
+
+KIND = "checked"
+
+
+class StoredLoading(Loading):
+    """The stages of a load, each question file's result from ``store`` where it holds."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def checked(
+        self,
+        checker: QuestionChecker,
+        files: list[QuestionFile],
+        helper: SecondProcess,
+        progress: Report = no_progress,
+    ) -> list[Checked]:
+        """Every file's result: the kept one where its key holds, else checked (and kept)."""
+        store = self.store
+        context = key(checker.depends_on())  # (the catalog's part of every key)
+        results: list[Checked | None] = []
+        names: list[str | None] = []
+        for path, shown, field_key, topic_key in files:
+            try:
+                with open(path, "rb") as handle:  # noqa: PTH123 (a str: no Path per file)
+                    raw = handle.read(MAX_FILE_BYTES + 1)
+            except OSError:
+                raw = b""
+            if not raw or len(raw) > MAX_FILE_BYTES:  # checked as it is, never kept
+                names.append(None)
+                results.append(None)
+                continue
+            name = key(context, shown, field_key, topic_key, raw)
+            names.append(name)
+            kept = store.get(KIND, name)
+            results.append(None if kept is None else _restored(kept, checker))
+        missing = [n for n, result in enumerate(results) if result is None]
+        made = check_files(checker, [files[n] for n in missing], helper, progress)
+        for n, result in zip(missing, made, strict=True):
+            made_key = names[n]
+            if made_key is not None and self_contained(result):
+                store.put(KIND, made_key, _kept(result))
+            results[n] = result
+        return results  # type: ignore[return-value]  # every None replaced
+
+
+class StoredChecks:
+    """What ``load_bank(root, cache)`` is given to use the persistent cache
+    (``qbank.bank.load.Kept``)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def loading(self) -> StoredLoading:
+        """The stages of a load that use the store."""
+        return StoredLoading(self.store)
+
+
+def _kept(checked: Checked) -> dict[str, Any]:
+    """What the cache keeps of a file's result (one that passed: it has an entry)."""
+    problems, _found, entry = checked
+    assert entry is not None
+    return {
+        "problems": [
+            [p.path, p.line, p.col, p.key, p.message, p.hint, str(p.severity)] for p in problems
+        ],
+        "question": entry.question.model_dump(mode="json", exclude_unset=True),
+        "prompts": {
+            locale: comparison_tokens(text) for locale, text in entry.question.prompt.items()
+        },
+        "entry": [
+            entry.file,
+            entry.field,
+            entry.specialization,
+            entry.topic,
+            entry.slug,
+            list(entry.seniorities),
+            list(entry.locales),
+            entry.digest,
+        ],
+    }
+
+
+def _restored(kept: Any, checker: QuestionChecker) -> Checked | None:
+    """A kept result as the checks make it; None when the entry does not have its shape."""
+    try:
+        problems = [
+            Problem(path, line, col, k, message, hint, Severity(severity))
+            for path, line, col, k, message, hint, severity in kept["problems"]
+        ]
+        question = Question.model_validate(kept["question"], context=checker.context)
+        file, field_key, spec, topic_key, slug, seniorities, locales, digest = kept["entry"]
+        prompts = kept["prompts"]
+        if not isinstance(prompts, dict) or prompts.keys() != question.prompt.keys():
+            return None
+        make_entry = checker.make_entry or Entry
+        entry = make_entry(
+            question,
+            file,
+            field_key,
+            spec,
+            topic_key,
+            slug,
+            tuple(seniorities),
+            tuple(locales),
+            digest,
+        )
+    except (KeyError, TypeError, ValueError):  # (pydantic's ValidationError is a ValueError)
+        return None
+    found = Found(
+        question.id,
+        file,
+        field_key,
+        topic_key,
+        {locale: keys_of(norm, tokens) for locale, (norm, tokens) in prompts.items()},
+        option_keys(question),
+    )
+    return problems, found, entry

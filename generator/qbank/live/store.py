@@ -1,0 +1,162 @@
+"""The persistent cache: results kept on disk between builds, by a hash of their inputs.
+
+One folder (``.cache/qbank/`` beside ``mkdocs.yml`` by default), safe to delete at any time.
+Each entry is one file, ``<kind>/<key[:2]>/<key>.json``: a first line holding the entry's
+format, kind, key and the SHA-256 of the rest, then the payload (JSON; never pickle: a cache
+restored by CI is checked, not trusted). An entry that is truncated, corrupted or made for
+another key is reported at INFO and not used; the caller computes the result again and
+``put`` overwrites the entry. Every entry is written to a temporary file and renamed into
+place, so a reader never sees half of one, and processes of one build (the forked locale
+process) share the folder without talking to each other.
+
+A build touches every entry it uses; ``prune`` then removes the ones the build did not
+touch, so the folder holds what the last build needed and no more.
+
+The key is made from everything the result depends on (``key``): the caller's inputs and
+qbank's version (``VERSION``), so a new qbank never reads an older one's entries.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from qbank import __version__
+
+_log = logging.getLogger(__name__)
+
+FORMAT = 1  # the layout of an entry file; a new one makes every older entry foreign
+VERSION = __version__  # part of every key (tests change it to see every entry made again)
+DEFAULT_DIR = ".cache/qbank"  # beside mkdocs.yml
+
+
+def key(*parts: str | bytes) -> str:
+    """The hex key of a result made from ``parts`` (each hashed with its length, so two
+    different lists of parts never give the same bytes) and qbank's version."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in (VERSION, str(FORMAT), *parts):
+        data = part.encode() if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class Store:
+    """The cache folder: ``get`` and ``put`` entries by kind and key; ``prune`` what the
+    build did not use. A store made with ``folder=None`` keeps nothing."""
+
+    def __init__(self, folder: Path | None, note: Callable[[str], None] = _log.info) -> None:
+        """``note``: where an entry that cannot be used or written is reported (INFO)."""
+        self.folder = folder
+        self.note = note
+        self.started = time.time()  # entries touched before this were not used by this build
+        self.hits = 0
+        self.misses = 0
+        self.written = 0
+        self.folders: set[str] = set()  # the folders made (or found) by this process
+
+    @property
+    def enabled(self) -> bool:
+        """Whether this store keeps anything."""
+        return self.folder is not None
+
+    def _path(self, kind: str, name: str) -> Path:
+        assert self.folder is not None
+        return self.folder / kind / name[:2] / f"{name}.json"
+
+    def get(self, kind: str, name: str) -> Any | None:
+        """The payload kept under ``name``, or None when there is none or it is not valid
+        (reported at INFO). A valid entry is touched: this build used it."""
+        if self.folder is None:
+            return None
+        path = self._path(kind, name)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        value, reason = _parse(data, kind, name)
+        if reason is not None:
+            self.note(f"qbank: cache entry {path} {reason}; made again")
+            self.misses += 1
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)
+        self.hits += 1
+        return value
+
+    def put(self, kind: str, name: str, value: Any) -> None:
+        """Keep ``value`` (JSON-serializable) under ``name``, replacing any entry there."""
+        if self.folder is None:
+            return
+        payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+        header = {
+            "format": FORMAT,
+            "kind": kind,
+            "key": name,
+            "sha256": hashlib.sha256(payload).hexdigest(),
+        }
+        data = json.dumps(header, separators=(",", ":")).encode() + b"\n" + payload
+        folder = os.path.join(self.folder, kind, name[:2])  # noqa: PTH118 (str: no Path)
+        path = os.path.join(folder, f"{name}.json")  # noqa: PTH118
+        self.written += 1
+        temporary = os.path.join(folder, f".tmp-{os.getpid()}-{self.written}")  # noqa: PTH118
+        try:
+            if folder not in self.folders:
+                os.makedirs(folder, exist_ok=True)  # noqa: PTH103
+                self.folders.add(folder)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            os.replace(temporary, path)  # noqa: PTH105 (str paths)
+        except OSError as error:  # a cache that cannot be written only costs time
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)  # noqa: PTH108
+            self.note(f"qbank: cache entry {path} not written: {error}")
+
+    def prune(self) -> int:
+        """Remove every entry (and left-over temporary file) this build did not use or make;
+        the number removed."""
+        if self.folder is None or not self.folder.is_dir():
+            return 0
+        removed = 0
+        for dirpath, _dirs, names in os.walk(self.folder):
+            for name in names:
+                path = os.path.join(dirpath, name)  # noqa: PTH118
+                try:
+                    if os.stat(path).st_mtime < self.started - 1:  # noqa: PTH116
+                        os.unlink(path)  # noqa: PTH108
+                        removed += 1
+                except OSError:
+                    continue
+        return removed
+
+
+def _parse(data: bytes, kind: str, name: str) -> tuple[Any, str | None]:
+    """An entry file's payload, or why it cannot be used."""
+    head, newline, payload = data.partition(b"\n")
+    if not newline:
+        return None, "is truncated"
+    try:
+        header = json.loads(head)
+    except ValueError:
+        return None, "has no valid header"
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        return None, "was written by another version of the cache"
+    if header.get("kind") != kind or header.get("key") != name:
+        return None, "belongs to another key"
+    if header.get("sha256") != hashlib.sha256(payload).hexdigest():
+        return None, "is corrupted (its checksum does not match)"
+    try:
+        return json.loads(payload), None
+    except ValueError:
+        return None, "is corrupted (not JSON)"

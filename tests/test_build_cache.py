@@ -1,0 +1,237 @@
+"""The persistent cache (``qbank.live.store``): a build with a warm cache writes the very
+site a build without one writes, after any sequence of edits; an entry that is truncated,
+corrupted or made for another key is reported and made again, never used; ``cache: false``
+writes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from sitebuild import QUESTIONS, write_small_bank
+
+from qbank.live import store
+from qbank.live.store import Store
+
+CACHE = ".cache/qbank"
+# A build run the way ``mkdocs build`` runs, with qbank's version (part of every key)
+# replaced when the test says so.
+RUN = (
+    "import sys; import qbank.live.store as s; v = sys.argv.pop(1); s.VERSION = v or s.VERSION;"
+    "from mkdocs.__main__ import cli; cli()"
+)
+
+
+def build(project: Path, content: Path, *, version: str = "", **overrides: Any) -> str:
+    """A real ``mkdocs build --strict`` of ``content`` in ``project``; its log (stderr)."""
+    (project / "docs").mkdir(parents=True, exist_ok=True)
+    qbank = {"content_dir": str(content), **overrides.pop("qbank", {})}
+    config: dict[str, Any] = {
+        "site_name": "Small Bank",
+        "site_url": "https://example.org/bank/",
+        "repo_url": "https://github.com/qbank-dev/qbank",
+        "docs_dir": "docs",
+        "site_dir": "site",
+        "theme": {"name": "material"},
+        "plugins": [{"qbank": qbank}],
+        **overrides,
+    }
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, version, "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def digests(site: Path) -> dict[str, str]:
+    return {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def entries(project: Path) -> list[Path]:
+    return sorted(p for p in (project / CACHE).rglob("*.json"))
+
+
+def same_sites(warm: Path, cold: Path) -> None:
+    first, second = digests(warm / "site"), digests(cold / "site")
+    assert first
+    assert sorted(first) == sorted(second)
+    assert [path for path in first if first[path] != second[path]] == []
+
+
+# -- edits -------------------------------------------------------------------------------------
+
+
+def _questions(content: Path) -> list[Path]:
+    return sorted(p for p in content.rglob("*.yaml") if p.name != "catalog.yaml")
+
+
+def add(content: Path, rng: random.Random, n: int) -> None:
+    source = rng.choice(_questions(content))
+    data = yaml.safe_load(source.read_text("utf-8"))
+    data["id"] = f"01a05d13-8d21-739a-baa2-7dab67be{5000 + n:04d}"
+    data["prompt"] = {loc: f"Variant {n}: {text}" for loc, text in data["prompt"].items()}
+    target = source.parent / f"added-{n}.yaml"
+    target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+
+
+def remove(content: Path, rng: random.Random, n: int) -> None:
+    files = [p for p in _questions(content) if "bits.png" not in p.read_text("utf-8")]
+    if len(files) > 3:
+        rng.choice(files).unlink()
+
+
+def move(content: Path, rng: random.Random, n: int) -> None:
+    source = rng.choice(_questions(content))
+    topics = [
+        content / "ml-engineer/throughput",
+        content / "ml-engineer/numerics",
+        content / "backend/indexing",
+    ]
+    target = rng.choice([t for t in topics if t != source.parent])
+    if "bits.png" not in source.read_text("utf-8"):
+        source.rename(target / source.name.replace(".yaml", f"-moved{n}.yaml"))
+
+
+def translate(content: Path, rng: random.Random, n: int) -> None:
+    source = rng.choice(_questions(content))
+    data = yaml.safe_load(source.read_text("utf-8"))
+    if "tr" in data["prompt"]:
+        data["prompt"]["tr"] += f" Düzeltme {n}."
+        source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+
+
+def rename(content: Path, rng: random.Random, n: int) -> None:
+    catalog = content / "catalog.yaml"
+    name = rng.choice(["Throughput", "Numerics", "Indexing"])
+    text = catalog.read_text("utf-8")
+    catalog.write_text(text.replace(f"en: {name}", f"en: {name} {n}", 1), "utf-8")
+
+
+def add_topic(content: Path, rng: random.Random, n: int) -> None:
+    catalog = content / "catalog.yaml"  # (what the checks read of the catalog changes)
+    text = catalog.read_text("utf-8")
+    if "caching" not in text:
+        catalog.write_text(text + "          caching:\n            name: {en: Caching}\n", "utf-8")
+
+
+EDITS = [add, remove, move, translate, rename, add_topic]
+
+
+@pytest.mark.parametrize("seed", [7, 31])
+def test_a_warm_build_writes_what_a_cold_build_writes(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    content = write_small_bank(tmp_path / "content")
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    build(warm, content)
+    assert entries(warm), "the first build kept nothing"
+    steps: list[dict[str, Any]] = [{} for _ in range(4)]
+    steps.append({"markdown_extensions": ["abbr", {"toc": {"permalink": True}}]})
+    steps.append({"version": "0.0.0-other"})
+    for n, settings in enumerate(steps):
+        for i in range(2):
+            rng.choice(EDITS)(content, rng, 10 * n + i)
+        settings = dict(settings)
+        version = settings.pop("version", "")
+        build(warm, content, version=version, **settings)
+        build(cold, content, version=version, qbank={"cache": False}, **settings)
+        same_sites(warm, cold)
+    assert not (cold / ".cache").exists()
+
+
+def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path) -> None:
+    content = write_small_bank(tmp_path / "content")
+    project = tmp_path / "project"
+    build(project, content)
+    first = {p: p.stat().st_mtime_ns for p in entries(project)}
+    # every question but the one showing an image beside it
+    assert len(first) == len(QUESTIONS) - 1
+    build(project, content)
+    assert {p: p.stat().st_mtime_ns for p in entries(project)}.keys() == first.keys()
+    (content / "backend/indexing/covering-index.yaml").unlink()
+    build(project, content)
+    assert len(entries(project)) == len(first) - 1  # the removed file's entry pruned
+    build(project, content, version="9.9.9")
+    assert len(entries(project)) == len(first) - 1  # all made again, the old ones pruned
+    assert not set(entries(project)) & set(first)
+
+
+def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
+    content = write_small_bank(tmp_path / "content")
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    build(warm, content)
+    truncated, corrupted, foreign, *_ = entries(warm)
+    truncated.write_bytes(truncated.read_bytes()[:40])
+    data = bytearray(corrupted.read_bytes())
+    data[-10] ^= 0x20
+    corrupted.write_bytes(bytes(data))
+    foreign.write_bytes(entries(warm)[3].read_bytes())
+    log = build(warm, content)
+    assert f"cache entry {truncated} is truncated; made again" in log
+    assert f"cache entry {corrupted} is corrupted" in log
+    assert f"cache entry {foreign} belongs to another key" in log
+    assert "INFO" in next(line for line in log.splitlines() if "is truncated" in line)
+    build(cold, content, qbank={"cache": False})
+    same_sites(warm, cold)
+    for path in (truncated, corrupted, foreign):  # overwritten with good entries
+        assert store._parse(path.read_bytes(), "checked", path.stem)[1] is None
+
+
+def test_an_entry_is_checked_before_it_is_used(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    kept = Store(tmp_path)
+    name = store.key("input")
+    kept.put("checked", name, {"answer": [1, "two"]})
+    assert Store(tmp_path).get("checked", name) == {"answer": [1, "two"]}
+    path = tmp_path / "checked" / name[:2] / f"{name}.json"
+    head, payload = path.read_bytes().split(b"\n", 1)
+    header = json.loads(head)
+    path.write_bytes(head + b"\n" + payload.replace(b"two", b"six"))
+    caplog.set_level(logging.INFO, logger="qbank.live.store")
+    assert Store(tmp_path).get("checked", name) is None
+    assert "is corrupted" in caplog.text
+    header["key"] = store.key("other")
+    path.write_bytes(json.dumps(header).encode() + b"\n" + payload)
+    assert Store(tmp_path).get("checked", name) is None
+    assert "belongs to another key" in caplog.text
+    assert Store(None).get("checked", name) is None
+    assert store.key("a", "bc") != store.key("ab", "c")
+
+
+def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> None:
+    from qbank.tree.build import TreeBuilder
+
+    content = write_small_bank(tmp_path / "content")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: Small Bank\nsite_url: https://example.org/bank/\n", "utf-8")
+    warm = TreeBuilder(content, tmp_path / "warm", config)
+    warm.build()
+    kept = entries(tmp_path)
+    assert len(kept) == len(QUESTIONS) - 1
+    rng = random.Random(3)
+    for n, edit in enumerate((add, move, translate, rename)):
+        edit(content, rng, n)
+    TreeBuilder(content, tmp_path / "warm", config).build()
+    TreeBuilder(content, tmp_path / "cold", config, cache=False).build()
+    assert digests(tmp_path / "warm") == digests(tmp_path / "cold")
+    # the unchanged files' entries were used (a catalog name renamed keeps them)
+    assert len(set(kept) & set(entries(tmp_path))) >= len(kept) - 2
+    TreeBuilder(content, tmp_path / "none", config, cache_dir=tmp_path / "elsewhere").build()
+    assert len(list((tmp_path / "elsewhere").rglob("*.json"))) == len(entries(tmp_path))
