@@ -28,6 +28,7 @@ const RERANK_SHORT = 2 * PAGE;
 const FILTERS = ["field", "seniority", "difficulty"];
 // Letters a stem needs to match the longer terms it starts when the stemmer cut it.
 const LEAD = 4;
+const LETTER = /\p{L}/u;
 
 const instances = new Map(); // locale → Promise of an Index
 
@@ -52,11 +53,14 @@ function hexName(key) {
 // matches its own stem fully; a longer term it starts (typing, or a longer form), or a
 // shorter stem that differs by at most two letters (forms a suffix rule cut differently),
 // less. A word the stemmer cut to a short stem (sayı → say, uses → use) was typed whole: a
-// longer term must start with the word as typed (sayısal, not sayfa; not user).
+// longer term must start with the word as typed (sayısal, not sayfa; not user), or with the
+// stem and then no letter (a compound: pinned → pin_memory).
 function likeness(unit, term) {
   if (term === unit.term) return 1;
   if (unit.cjk || unit.short) return 0;
-  if (term.startsWith(unit.lead)) return 0.7;
+  if (term.startsWith(unit.lead) || (term.startsWith(unit.term) && !LETTER.test(term.charAt(length(unit.term))))) {
+    return 0.7; // (or the short stem then a compound's joint: pinned → pin_memory)
+  }
   const extra = length(unit.term) - length(term);
   return extra > 0 && extra <= 2 && length(term) >= 3 && unit.term.startsWith(term)
     ? 0.7
