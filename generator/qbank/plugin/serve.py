@@ -59,11 +59,14 @@ _MISSING = object()
 
 
 def _front_matter(markdown: str) -> str:
-    """The YAML front matter of a generated page (title, tags…), empty when it has none."""
+    """The YAML front matter of a generated page (title, tags…) as other pages may show it,
+    empty when it has none: without its ``description``, which only the page's own head
+    carries (a topic's question count is in it, and a new question changes no other page)."""
     if not markdown.startswith("---"):
         return ""
     end = markdown.find("\n---", 3)
-    return markdown[: end if end >= 0 else 0]
+    lines = markdown[: end if end >= 0 else 0].split("\n")
+    return "\n".join(line for line in lines if not line.startswith("description: "))
 
 
 def _same_slot(old: Slot, new: Slot) -> bool:
