@@ -31,7 +31,7 @@ from qbank.search.tokenize import is_cjk, stemmer_spec
 INDEX_DIR = "api/search"
 """Where a locale's index sits, under ``<locale>/`` (``<locale>/api/`` is reserved)."""
 FORMAT = 2
-CHUNK = 8
+CHUNK = 16
 """Questions per documents file (a result list loads the chunks of the questions shown)."""
 PREFIX = 3
 """Terms are filed by their first three characters, so a query word finds its one terms file
