@@ -378,7 +378,15 @@ function fillPageProgress(box) {
 function topicRows(p) {
   const reviews = load(REVIEW);
   const markers = [...document.querySelectorAll(".qb-topic-row[data-key]")];
-  if (!markers.some(marker => scoped(marker.getAttribute("data-key") || "").length)) return;
+  if (!markers.length) return;
+  const byTopic = {}; // (once for the table, not a walk of every record per topic)
+  for (const id in p) {
+    const topic = (p[id] && p[id].t) || "";
+    if (!byTopic[topic]) byTopic[topic] = [];
+    byTopic[topic].push(id);
+  }
+  const idsOf = marker => byTopic[marker.getAttribute("data-key") || ""] || [];
+  if (!markers.some(marker => idsOf(marker).length)) return;
   markers.forEach(marker => { // (a reader who has answered nothing here gets no column)
     const row = marker.closest("tr");
     const table = row && row.closest("table");
@@ -393,7 +401,7 @@ function topicRows(p) {
     }
     const cell = row.querySelector("td.qb-topic-cell");
     const total = parseInt(marker.getAttribute("data-total") || "0", 10);
-    const ids = scoped(marker.getAttribute("data-key") || "");
+    const ids = idsOf(marker);
     const states = ids.map(id => (mastery(p[id], reviews[id]) || {}).state);
     const right = states.filter(s => s === "right" || s === "relearned" || s === "mastered").length;
     const mastered = states.filter(s => s === "mastered").length;
