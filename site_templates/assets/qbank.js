@@ -152,7 +152,20 @@ function skipToQuestions() {
 document.addEventListener("click", (e) => {
   const skip = e.target instanceof Element && e.target.closest("a.md-skip");
   const target = skip && firstQuestion();
-  if (target) skip.setAttribute("href", target);
+  if (!target) return;
+  skip.setAttribute("href", target);
+  /* Followed here, not by Material's instant navigation: that fetches the page again and
+   * swaps it in (a hash change too, through popstate), and the focus falls back to <body>.
+   * The focus goes to the question; the address names it, with no new history step. */
+  e.preventDefault();
+  e.stopPropagation();
+  const landing = document.querySelector(target);
+  if (!landing.hasAttribute("tabindex")) landing.setAttribute("tabindex", "-1");
+  history.replaceState(history.state, "", target);
+  const header = document.querySelector(".md-header");
+  const top = landing.getBoundingClientRect().top + scrollY - (header ? header.offsetHeight : 0);
+  scrollTo({ top: Math.max(0, top - 8) });
+  landing.focus({ preventScroll: true });
 }, true);
 /* The menu drawer's toggle (phones, narrow windows; partials/header.html makes it a Tab
  * stop): Enter opens it through Material's own keys, Space too; Escape closes an open drawer

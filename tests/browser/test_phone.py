@@ -111,7 +111,11 @@ def test_the_skip_link_leads_to_the_first_question(messy_tab: Any) -> None:
     ready(page, TOPIC)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to the questions"
+    page.evaluate("document.querySelector('.qb-q').qbKept = true")
     page.keyboard.press("Enter")
+    # followed in the page: not fetched and swapped in again (the focus would fall to <body>)
+    assert page.evaluate("document.querySelector('.qb-q').qbKept === true")
+    assert page.evaluate("document.activeElement.closest('.qb-q, h2') !== null")
     first = page.locator(".qb-q").first.get_attribute("data-qid")
     where = (
         "[document.activeElement.className, document.activeElement.closest('.qb-q')?.dataset.qid]"
@@ -156,6 +160,7 @@ def test_the_controls_a_reader_taps_are_big_enough_on_a_phone(messy_tab: Any) ->
     at_least(page, ".qb-transfer :is(button, input)", 44)
 
     page.goto("zh/javascript/practice/")
+    expect(page.locator(".qb-start")).to_be_visible()  # (the widget adds it when it mounts)
     at_least(page, ".qb-start", 44)
     page.locator(".qb-start").click()
     expect(page.locator(".qb-practice-q")).to_be_visible()
