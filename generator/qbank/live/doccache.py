@@ -76,10 +76,8 @@ def _restored(kept: Any, count: int) -> list[SearchDoc] | None:
             pairs = tuple((a, b) for a, b in filters)
             if not all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
                 return None
-            if not all(isinstance(t, str) for t in terms):
-                return None
-            if not all(type(s) is int for s in steps):
-                return None
+            if not set(map(type, terms)) <= {str} or not set(map(type, steps)) <= {int}:
+                return None  # (types counted in C: a Chinese document has thousands of terms)
             weighted = tuple(zip(terms, steps, strict=True))
             docs.append(SearchDoc(url, topic, prompt, more, pairs, weighted))
     except (TypeError, ValueError):  # (a wrong count of items, or of terms and steps)
