@@ -79,8 +79,10 @@ def test_anchors_and_headings(site: Path) -> None:
         wrapper = html.css_first(f"div#q-{qid}")
         assert wrapper is not None
         assert wrapper.css_first("details.qb-answer summary").text() == "Show answer"
-        permalink = wrapper.css_first("a.qb-permalink").attributes["href"]
-        assert permalink == f"../indexing/#q-{qid}"
+        # on its topic page the heading's anchor is the question's link: no second one
+        anchor = html.css_first(f"h2#h-{qid} a.headerlink").attributes["href"]
+        assert anchor == f"#h-{qid}"
+        assert wrapper.css_first("a.qb-permalink") is None
     toc = [a.text(strip=True) for a in html.css("nav.md-nav--secondary a")]
     # numbered by its place on the topic page (issue 15)
     wanted = re.compile(r"\d+\. When is a covering index worth its write cost\?")
@@ -93,6 +95,14 @@ def test_copies_are_marked(site: Path) -> None:
     assert copies
     for node in copies:
         assert "qb-copy" in (node.attributes.get("class") or "")
+        # a copy links to the question on its topic page, first in its links row
+        link = node.css_first("div.qb-links > a.qb-permalink")
+        assert link is not None
+        assert re.fullmatch(
+            r"\.\./[a-z-]+/#q-" + re.escape(node.attributes["data-qid"] or ""),
+            link.attributes["href"] or "",
+        )
+        assert link.text() == "Kalıcı bağlantı"
 
 
 def test_language_switcher_keeps_the_page(site: Path) -> None:
