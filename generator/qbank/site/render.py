@@ -21,7 +21,6 @@ image paths are the same on all of them)::
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import threading
@@ -444,7 +443,6 @@ class _Renderer:
             f'data-level="{" ".join(entry.seniorities)}"',
             f'data-difficulty="{q.difficulty or ""}"',
             f'data-topic="{entry.field}/{entry.topic}"',
-            f'data-file="{html.escape(entry.file)}"',
         ]
         body = self.body(entry, locale)
         if copy:
@@ -1022,7 +1020,8 @@ LINKS_ROW = '<div class="qb-links">\n'
 def with_permalink(body: str, entry: Entry, label: str, folder: str) -> str:
     """``body`` (``question_body``) with a link to the question on its topic page leading its
     links row (the row, the body's last part, made when it had none)."""
-    link = f'<a class="qb-permalink" href="../{escape(folder)}/#q-{escape(entry.id)}">{escape(label)}</a>'
+    href = f"../{escape(folder)}/#q-{escape(entry.id)}"
+    link = f'<a class="qb-permalink" href="{href}">{escape(label)}</a>'
     at = body.rfind(LINKS_ROW)
     if at < 0 or body.find("</div>\n", at) + len("</div>\n") != len(body):
         return f"{body}{LINKS_ROW}{link}</div>\n"
