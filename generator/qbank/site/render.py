@@ -943,8 +943,8 @@ def question_body(
             f"{e(t['difficulty'])}{e(t['colon'])}"
             f"{e(t['difficulty_levels'][q.difficulty])}</span>"
         )
-    for key, name in level_names.items():
-        out.append(f' <span class="qb-badge qb-level" data-level="{e(key)}">{e(name)}</span>')
+    # the levels' keys are the wrapper's data-level (the widget's filter reads them there)
+    out += [f' <span class="qb-badge qb-level">{e(name)}</span>' for name in level_names.values()]
     out += [f' <span class="qb-tag">{e(tag)}</span>' for tag in q.tags]
     out.append("</div>\n")
     if stale:
