@@ -65,7 +65,7 @@ from qbank.site.render import (
     without_placeholders,
 )
 from qbank.site.sitemaps import locale_sitemap
-from qbank.site.strings import strings_for
+from qbank.site.strings import strings_asset, strings_for
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import (
     ASSETS,
@@ -277,9 +277,10 @@ def tree_config(
     # locale needs besides: each locale's strings, site name and language.
     shared = settings.extra
     extra = dict(user.get("extra") or {})
-    for key in ("qbank_locale", "qbank_strings", "qbank_preload"):
+    for key in ("qbank_locale", "qbank_strings", "qbank_strings_asset", "qbank_preload"):
         extra[key] = shared[key]
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
+    extra["qbank_strings_assets"] = {loc: strings_asset(loc) for loc in catalog.locales}
     extra["qbank_site_names"] = {loc: escape(site.titles[loc]) for loc in catalog.locales}
     extra["qbank_search"] = shared["qbank_search"]
     extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}
