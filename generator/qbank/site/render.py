@@ -36,12 +36,15 @@ from urllib.parse import quote, urlencode
 import jinja2
 from markupsafe import escape as _escape
 
-from qbank.site import practice
 from qbank.bank.catalog import CATALOG_FILE
 from qbank.bank.loaded import Bank, Entry
+from qbank.bank.markup import plain_text, to_html
+from qbank.bank.problems import ContentError, Problem, display_path
+from qbank.bank.safety import local_images, url_problem
+from qbank.bank.staleness import is_stale, source_locale
+from qbank.site import practice
 from qbank.site.bankdata import bank_json, question_json
 from qbank.site.headings import Heading, first_block, topic_headings, without_first_paragraph
-from qbank.bank.markup import plain_text, to_html
 from qbank.site.match import match_file, match_path
 from qbank.site.parts import (
     DEFAULT_PAGE_SIZE,
@@ -51,11 +54,8 @@ from qbank.site.parts import (
     split,
     topic_folders,
 )
-from qbank.bank.problems import ContentError, Problem, display_path
-from qbank.bank.safety import local_images, url_problem
 from qbank.site.strings import strings_for
 from qbank.site.templates import TEMPLATES
-from qbank.bank.staleness import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
 MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
@@ -75,7 +75,7 @@ LEVEL_PREFIX = "level-"
 # no topic page can collide with it, and its menu section never swallows a topic as index.
 SPEC_FOLDER = "topics"
 IMAGES = "images"
-# A URL in a source line: RFC 3986's characters, so "（MIT）" or a space ends it
+# A URL in a source line: RFC 3986's characters, so "（MIT）" or a space ends it  # noqa: RUF003
 SOURCE_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+", re.IGNORECASE)
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
