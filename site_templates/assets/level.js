@@ -47,8 +47,19 @@ function count(list, done, total) {
   note.textContent = fill(t("levelAnswered"), { n: done, total });
 }
 
+/* A link to a question on this page (#q-<id> or #h-<id>: an old link from when seniority
+ * pages showed the questions themselves) goes on to the question's own page. A question
+ * listed on another part of the page: widget.js finds it there (lib/parts.js) and sends
+ * the reader to that part, which sends them on. */
+function forward() {
+  const found = /^#[qh]-([0-9a-f-]{36})$/.exec(location.hash);
+  const link = found && document.querySelector(`.qb-level-list a[href$="#q-${found[1]}"]`);
+  if (link) location.replace(link.href);
+}
+
 /** Marks every listed question with the reader's standing on it. */
 export function mount() {
+  forward();
   const progress = load(PROGRESS);
   const reviews = load(REVIEW);
   for (const list of document.querySelectorAll(".qb-level-list")) {
