@@ -47,12 +47,13 @@ function count(list, done, total) {
   note.textContent = fill(t("levelAnswered"), { n: done, total });
 }
 
-/* A link to a question on this page (#q-<id> or #h-<id>: an old link from when seniority
- * pages showed the questions themselves) goes on to the question's own page. A question
- * listed on another part of the page: widget.js finds it there (lib/parts.js) and sends
- * the reader to that part, which sends them on. */
+/* A link to a question on this page (#q-<id>: an old link from when seniority pages showed
+ * the questions themselves) goes on to the question's own page. Not #h-<id>: Material's
+ * navigation.tracking writes a heading's anchor of the page just left into the address of
+ * the page shown when the reader goes back soon after a scroll (an h- heading of a topic
+ * page), which must not send them back there. */
 function forward() {
-  const found = /^#[qh]-([0-9a-f-]{36})$/.exec(location.hash);
+  const found = /^#q-([0-9a-f-]{36})$/.exec(location.hash);
   const link = found && document.querySelector(`.qb-level-list a[href$="#q-${found[1]}"]`);
   if (link) location.replace(link.href);
 }

@@ -25,16 +25,11 @@ function questionsAt(url) {
     const loading = fetch(url).then(r => (r.ok ? r.text() : Promise.reject(r.status)))
       .then(html => {
         const doc = new DOMParser().parseFromString(html, "text/html");
-        const listed = Array.prototype.map.call(doc.querySelectorAll(".qb-q[data-qid]"), q => ({
+        return Array.prototype.map.call(doc.querySelectorAll(".qb-q[data-qid]"), q => ({
           id: q.getAttribute("data-qid"),
           levels: (q.getAttribute("data-level") || "").split(/\s+/).filter(Boolean),
           difficulty: q.getAttribute("data-difficulty") || "",
         }));
-        // a seniority page's index: each question a link to it on its topic page
-        doc.querySelectorAll(".qb-level-list a[href*='#q-']").forEach(a => {
-          listed.push({ id: a.getAttribute("href").split("#q-")[1], levels: [], difficulty: "" });
-        });
-        return listed;
       })
       .catch(() => {
         pages.delete(url); // tried again next time (back online)
