@@ -101,7 +101,8 @@ def test_question_html_is_rendered_once_and_shared(site: RenderedSite) -> None:
     page = site.pages["tr/backend/indexing/index.md"]
     start = page.index(f'id="q-{qid}"')
     shown = page[start:]
-    assert item["explanation"] and item["explanation"] in shown
+    assert item["explanation"]
+    assert item["explanation"] in shown
     assert all(option["html"] in shown for option in item["options"])
 
 

@@ -174,7 +174,7 @@ def test_an_old_link_into_a_seniority_page_lands_on_the_question(
     on to the question on its topic part."""
     _, _, content = built
     # a junior question of closures (difficulty 1: question n with n % 3 == 0) on a later part
-    question = [q for q in sum(parts(content)[1:], []) if int(q[-12:], 16) % 3 == 0][-1]
+    question = [q for ids in parts(content)[1:] for q in ids if int(q[-12:], 16) % 3 == 0][-1]
     number = part_of(content, question)
     assert number > 1
     tab.goto(f"en/javascript/level-junior/#q-{question}")
