@@ -64,8 +64,18 @@ def digests(site: Path) -> dict[str, str]:
     }
 
 
-def entries(project: Path) -> list[Path]:
-    return sorted(p for p in (project / CACHE).rglob("*.json"))
+def entries(project: Path, kind: str = "") -> list[Path]:
+    """The cache's entries (of ``kind``: ``checked`` files, search ``docs``)."""
+    return sorted(p for p in (project / CACHE / kind).rglob("*.json"))
+
+
+def topics(content: Path) -> set[tuple[str, str]]:
+    """(locale, topic folder) of every topic with a question in that locale."""
+    found = set()
+    for path in _questions(content):
+        for locale in yaml.safe_load(path.read_text("utf-8"))["prompt"]:
+            found.add((locale, path.parent.relative_to(content).as_posix()))
+    return found
 
 
 def same_sites(warm: Path, cold: Path) -> None:
@@ -159,17 +169,26 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     content = write_small_bank(tmp_path / "content")
     project = tmp_path / "project"
     build(project, content)
-    first = {p: p.stat().st_mtime_ns for p in entries(project)}
+    first = {p: p.stat().st_mtime_ns for p in entries(project, "checked")}
     # every question but the one showing an image beside it
     assert len(first) == len(QUESTIONS) - 1
+    # the search documents: one entry per topic and locale
+    docs = set(entries(project, "docs"))
+    assert len(docs) == len(topics(content))
     build(project, content)
-    assert {p: p.stat().st_mtime_ns for p in entries(project)}.keys() == first.keys()
+    assert {p: p.stat().st_mtime_ns for p in entries(project, "checked")}.keys() == first.keys()
+    assert set(entries(project, "docs")) == docs
     (content / "backend/indexing/covering-index.yaml").unlink()
     build(project, content)
-    assert len(entries(project)) == len(first) - 1  # the removed file's entry pruned
+    assert len(entries(project, "checked")) == len(first) - 1  # the removed file's pruned
+    # the documents of the removed file's topic made again (and the old ones pruned), in
+    # each of its locales; those of the other topics kept
+    again = set(entries(project, "docs"))
+    assert len(again) == len(topics(content))
+    assert 0 < len(again - docs) <= 3
     build(project, content, version="9.9.9")
-    assert len(entries(project)) == len(first) - 1  # all made again, the old ones pruned
-    assert not set(entries(project)) & set(first)
+    assert len(entries(project, "checked")) == len(first) - 1  # all made again, old pruned
+    assert not set(entries(project)) & (set(first) | again)
 
 
 def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
@@ -191,6 +210,14 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     same_sites(warm, cold)
     for path in (truncated, corrupted, foreign):  # overwritten with good entries
         assert store._parse(path.read_bytes(), "checked", path.stem)[1] is None
+    # an entry of search documents that is sound but not of their shape: made again
+    docs = entries(warm, "docs")[0]
+    Store(warm / CACHE).put("docs", docs.stem, [["not", "a", "document"]])
+    build(warm, content)
+    same_sites(warm, cold)
+    made = store._parse(docs.read_bytes(), "docs", docs.stem)[0]
+    assert made
+    assert all(len(doc) == 7 and doc[0].startswith("/") for doc in made)
 
 
 def test_an_entry_is_checked_before_it_is_used(
@@ -223,8 +250,9 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     config.write_text("site_name: Small Bank\nsite_url: https://example.org/bank/\n", "utf-8")
     warm = TreeBuilder(content, tmp_path / "warm", config)
     warm.build()
-    kept = entries(tmp_path)
+    kept = entries(tmp_path, "checked")
     assert len(kept) == len(QUESTIONS) - 1
+    assert len(entries(tmp_path, "docs")) == len(topics(content))
     rng = random.Random(3)
     for n, edit in enumerate((add, move, translate, rename)):
         edit(content, rng, n)
@@ -232,8 +260,9 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     TreeBuilder(content, tmp_path / "cold", config, cache=False).build()
     assert digests(tmp_path / "warm") == digests(tmp_path / "cold")
     # the unchanged files' entries were used (a catalog name renamed keeps them)
-    assert len(set(kept) & set(entries(tmp_path))) >= len(kept) - 2
+    assert len(set(kept) & set(entries(tmp_path, "checked"))) >= len(kept) - 2
     TreeBuilder(content, tmp_path / "none", config, cache_dir=tmp_path / "elsewhere").build()
     # cache_dir is honoured: every file the bank can cache has its entry there (how many
     # stale entries the default folder still holds depends on when its prune ran)
-    assert len(list((tmp_path / "elsewhere").rglob("*.json"))) >= len(QUESTIONS) - 1
+    assert len(list((tmp_path / "elsewhere" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
+    assert len(list((tmp_path / "elsewhere" / "docs").rglob("*.json"))) == len(topics(content))

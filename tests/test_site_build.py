@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
 from qbank.site.minify import asset_bytes
+from qbank.site.strings import STRINGS_ASSETS
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import ASSETS, LAZY_ASSETS, static_graph
 
@@ -79,8 +80,10 @@ def test_anchors_and_headings(site: Path) -> None:
         wrapper = html.css_first(f"div#q-{qid}")
         assert wrapper is not None
         assert wrapper.css_first("details.qb-answer summary").text() == "Show answer"
-        permalink = wrapper.css_first("a.qb-permalink").attributes["href"]
-        assert permalink == f"../indexing/#q-{qid}"
+        # on its topic page the heading's anchor is the question's link: no second one
+        anchor = html.css_first(f"h2#h-{qid} a.headerlink").attributes["href"]
+        assert anchor == f"#h-{qid}"
+        assert wrapper.css_first("a.qb-permalink") is None
     toc = [a.text(strip=True) for a in html.css("nav.md-nav--secondary a")]
     # numbered by its place on the topic page (issue 15)
     wanted = re.compile(r"\d+\. When is a covering index worth its write cost\?")
@@ -172,7 +175,14 @@ def test_the_head_runs_the_entry_module_and_preloads_what_it_imports(site: Path)
     graph = static_graph()
     assert graph[0] == "assets/qbank.js"
     assert "assets/lib/storage.js" in graph
-    assert sorted(p.split("../")[-1] for p in preloaded) == sorted(graph[1:])
+    # the graph, and the module of the page locale's interface text that text.js imports
+    strings = head.css_first("link#qbank-strings[rel=modulepreload]")
+    assert strings is not None
+    assert strings.attributes["href"] == "../../../assets/strings/tr.js"
+    assert sorted(p.split("../")[-1] for p in preloaded) == sorted(
+        [*graph[1:], "assets/strings/tr.js"]
+    )
+    assert head.html.index('id="qbank-strings"') < head.html.index("/qbank.js")
     assert not any(p.endswith(("/practice.js", "/search.js", "/transfer.js")) for p in preloaded)
     body = [s.attributes for s in html.css("body script[src]") if "qbank.js" in s.attributes["src"]]
     assert [a.get("type") for a in body] == ["module"]
@@ -266,6 +276,9 @@ def test_assets_ship_minified_and_the_theme_markup_compact(site: Path) -> None:
     for asset in (*ASSETS, *LAZY_ASSETS):
         shipped = (site / asset).read_bytes()
         assert shipped == asset_bytes(asset), asset
+        if asset.startswith(STRINGS_ASSETS):  # made from strings/<locale>.yaml, no source
+            assert shipped.startswith(b"export default {"), asset
+            continue
         assert len(shipped) < 0.85 * len((TEMPLATES / asset).read_bytes()), asset
     page = (site / "en/ml-engineer/throughput/index.html").read_text("utf-8")
     kept = r"<(script|pre|textarea|style)\b.*?</\1>|<article\b.*?</article>"

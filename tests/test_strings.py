@@ -98,14 +98,20 @@ def test_pages_carry_the_widget_and_search_text_of_their_locale(site: Path) -> N
         page = HTMLParser(
             (site / locale / "ml-engineer" / "throughput" / "index.html").read_text("utf-8")
         )
-        block = page.css_first("script#qbank-strings")
-        assert block is not None, locale
-        assert block.attributes.get("type") == "application/json"  # data, not script (CSP)
-        assert "src" not in block.attributes
-        assert json.loads(block.text()) == strings_for(locale)["widget"]
+        # the widget's table: a module of the locale's that the page names, not a copy in it
+        assert page.css_first("script#qbank-strings") is None
+        link = page.css_first("head link#qbank-strings")
+        assert link is not None, locale
+        assert link.attributes.get("rel") == "modulepreload"
+        assert link.attributes["href"] == f"../../../assets/strings/{locale}.js"
+        module = (site / "assets" / "strings" / f"{locale}.js").read_text("utf-8")
+        assert module.startswith("export default {")
+        table = json.loads(module.removeprefix("export default ").rstrip().removesuffix(";"))
+        assert table == strings_for(locale)["widget"]
         box = page.css_first(".qb-search")
         assert box is not None
         settings = json.loads(box.attributes.get("data-qb-search") or "{}")
+        assert list(settings["text"]) == [locale]  # the page's alone (another loads in full)
         for key, text in strings_for(locale)["search"].items():
             assert settings["text"][locale][key] == text, (locale, key)
         button = box.css_first(".qb-search__open")

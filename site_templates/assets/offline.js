@@ -5,6 +5,8 @@
  * <div class="qb-offline"> with "Keep this field for offline study". Reading DESIGN.md's
  * "Offline" first helps; sw.js describes the worker. */
 
+import { t } from "./lib/text.js";
+
 const workers = navigator.serviceWorker;
 
 /* The site's root URL, from Material's __config (as qbank.js reads it). */
@@ -17,13 +19,10 @@ function siteRoot() {
   }
 }
 
+/* The page locale's interface text (lib/text.js); "" for a key it lacks. */
 function widgetText(name) {
-  try {
-    const table = JSON.parse(document.getElementById("qbank-strings").textContent);
-    return table[name] || "";
-  } catch (error) {
-    return "";
-  }
+  const text = t(name);
+  return text === name ? "" : text;
 }
 
 function element(tag, className, text) {

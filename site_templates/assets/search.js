@@ -448,7 +448,8 @@ class SearchBox {
   }
 
   get text() {
-    return this.settings.text[this.locale] || this.settings.text[this.settings.default];
+    const text = this.settings.text;
+    return text[this.locale] || text[this.settings.default] || Object.values(text)[0];
   }
 
   // Take the locale of the current URL: interface text and filter choices follow it.

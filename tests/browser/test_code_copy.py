@@ -96,3 +96,48 @@ def test_copy_button_puts_the_question_code_on_the_clipboard(
         assert page.evaluate("window.__violations") == []
     finally:
         context.close()
+
+
+def test_code_drawn_by_a_practice_session_has_a_copy_button_too(
+    browser: Any, default_site: str
+) -> None:
+    """Material mounts its buttons on the code a page loads with; a practice session draws its
+    questions later, from the practice data: their code gets the same button, which works."""
+    context = browser.new_context(base_url=default_site)
+    context.grant_permissions(
+        ["clipboard-read", "clipboard-write"], origin=default_site.rstrip("/")
+    )
+    context.add_init_script(LISTEN)
+    page = context.new_page()
+    try:
+        page.goto("en/ml-engineer/practice/")
+        page.locator(".qb-practice-count").fill("100")
+        page.locator(".qb-start").click()
+        card = page.locator(".qb-practice-q")
+        expect(card).to_be_visible()
+        copied = []
+        for _ in range(60):  # skip through the session (every junior question of the field)
+            if not card.is_visible():
+                break
+            blocks = card.locator("div.highlight")
+            for n in range(blocks.count()):
+                block = blocks.nth(n)
+                if not block.is_visible():
+                    continue
+                button = block.locator('button.md-code__button[data-md-type="copy"]')
+                expect(button).to_have_count(1)
+                assert button.get_attribute("title") == "Copy to clipboard"
+                page.evaluate("navigator.clipboard.writeText('')")
+                button.click()
+                page.wait_for_function("navigator.clipboard.readText().then((t) => t.length > 0)")
+                text = page.evaluate("navigator.clipboard.readText()").strip()
+                assert text == block.locator("code").inner_text().strip()
+                copied.append(text)
+            skip = page.locator(".qb-practice-actions button", has_text="Skip")
+            if not skip.is_visible():
+                break
+            skip.click()
+        assert CODE in copied, copied
+        assert page.evaluate("window.__violations") == []
+    finally:
+        context.close()

@@ -174,7 +174,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     unrendered, locale, config, folder, index=False
                 ),
                 lambda locale, folder: write_search_index(
-                    bank, locale, folder, self.topic_url, shares=self.offline
+                    bank, locale, folder, self.topic_url, shares=self.offline, store=self.store
                 ),
             )
         if self.serve is not None:
@@ -297,6 +297,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 self.topic_url,
                 shares=self.offline,
                 release=bool(self.locales.running),  # the locale process builds the rest
+                store=self.store,
             )
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         serve = self.serve
@@ -313,7 +314,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     serve.data_files(site_dir, shared, written_by_locales=forked)
                     serve.search(bank, self.topic_url, site_dir, indexed=forked)
                 extra = (
-                    self.locales.index_here(bank, scratch, self.topic_url, shares=self.offline)
+                    self.locales.index_here(
+                        bank, scratch, self.topic_url, shares=self.offline, store=self.store
+                    )
                     if serve is None or early
                     else {}
                 )
@@ -359,6 +362,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             topic_url=self.topic_url,
             index=index,
             shares=self.offline,
+            store=self.store,
         )
 
     @event_priority(-100)  # after every other plugin's post_build (search indexing included)

@@ -34,11 +34,13 @@ from mkdocs.exceptions import PluginError
 
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
+from qbank.live.doccache import stored_docs
+from qbank.live.store import Store
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import phase
-from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, iter_docs, write_index
+from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, write_index
 from qbank.site.memory import releasing
 from qbank.site.offline import write_index_shares
 from qbank.site.render import RenderedSite, RenderOptions, render_site
@@ -95,13 +97,19 @@ def render_locale(bank: Bank, options: RenderOptions, locale: str) -> RenderedSi
 
 
 def write_search_index(
-    bank: Bank, locale: str, site_dir: Path, topic_url: TopicUrl, *, shares: bool = False
+    bank: Bank,
+    locale: str,
+    site_dir: Path,
+    topic_url: TopicUrl,
+    *,
+    shares: bool = False,
+    store: Store | None = None,
 ) -> None:
     """Write ``locale``'s search index into its tree of ``site_dir``; with ``shares`` (the
     site has the offline copy) also each field's share of it, from the index in memory
-    (``offline.write_index_shares``)."""
+    (``offline.write_index_shares``); its documents from ``store`` where they hold."""
     started = time.monotonic()
-    docs = iter_docs(bank, locale, topic_url)
+    docs = stored_docs(store or Store(None), bank, locale, topic_url)
     folder = site_dir / locale / INDEX_DIR
     fields = list(bank.catalog.fields)
     then = partial(write_index_shares, folder, fields=fields) if shares else None
@@ -124,6 +132,7 @@ def build_locale(
     topic_url: TopicUrl,
     index: bool = True,
     shares: bool = False,
+    store: Store | None = None,
 ) -> None:
     """Build another locale's pages into ``folder`` (its ``<locale>/`` tree). When ``shared``
     holds no pages of it (``mkdocs build``) render them first, and write its practice and
@@ -138,7 +147,15 @@ def build_locale(
     phase(started, "%s: pages built", locale)
     if rendered:  # (the locale process builds several: each one's memory goes to the next)
         finish_locale(
-            shared.bank, site, locale, folder, topic_url, index=index, shares=shares, release=True
+            shared.bank,
+            site,
+            locale,
+            folder,
+            topic_url,
+            index=index,
+            shares=shares,
+            release=True,
+            store=store,
         )
 
 
@@ -152,6 +169,7 @@ def finish_locale(
     index: bool = True,
     shares: bool = False,
     release: bool = False,
+    store: Store | None = None,
 ) -> None:
     """After ``locale``'s pages are built into ``folder``: its practice and JSON API files
     and (``index``) its search index. With ``release`` (nothing else will read its pages),
@@ -162,7 +180,7 @@ def finish_locale(
     with releasing(site) if release else contextlib.nullcontext():
         write_deferred(site, locale, folder)
         if index:
-            write_search_index(bank, locale, folder, topic_url, shares=shares)
+            write_search_index(bank, locale, folder, topic_url, shares=shares, store=store)
 
 
 class LocaleBuilds:
@@ -229,7 +247,13 @@ class LocaleBuilds:
         self.running = {locale: running[locale] for locale in folders}
 
     def index_here(
-        self, bank: Bank, scratch: Path, topic_url: TopicUrl, *, shares: bool = False
+        self,
+        bank: Bank,
+        scratch: Path,
+        topic_url: TopicUrl,
+        *,
+        shares: bool = False,
+        store: Store | None = None,
     ) -> dict[str, Path]:
         """Write into ``scratch`` the indexes of the locales the child builds that this
         process claims first; each one's index folder, by locale."""
@@ -238,7 +262,7 @@ class LocaleBuilds:
             return extra
         for locale in self.claims.order:
             if self.claims.claim(locale):
-                write_search_index(bank, locale, scratch, topic_url, shares=shares)
+                write_search_index(bank, locale, scratch, topic_url, shares=shares, store=store)
                 extra[locale] = scratch / locale / INDEX_DIR
         return extra
 

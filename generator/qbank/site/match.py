@@ -34,7 +34,6 @@ from functools import partial
 from typing import Any
 
 from qbank.bank.load import gc_paused
-
 from qbank.bank.loaded import Bank, Entry
 from qbank.search.stopwords import stop_terms
 from qbank.search.tokenize import is_cjk, stemmer_spec, terms, words
@@ -50,7 +49,7 @@ than they name the topic, and cutting them took half the time (3,000 questions: 
 
 SENIORITY_WORDS = (
     "senior junior lead principal staff intern internship trainee graduate entry level mid "
-    "kıdemli uzman stajyer staj lider başlangıç orta seviye düzey yeni mezun "
+    "kıdemli uzman stajyer staj lider başlangıç orta seviye düzey yeni mezun "  # noqa: RUF001
     "高级 资深 初级 中级 实习 应届 专家 毕业生"
 )
 """Words that name a level, in every locale (the catalog's level names are added): never a

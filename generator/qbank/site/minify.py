@@ -15,6 +15,7 @@ from pathlib import Path
 import rcssmin
 import rjsmin
 
+from qbank.site.strings import widget_module
 from qbank.site.templates import TEMPLATES
 
 # A "/*!" comment (a vendored library's licence) stays in the shipped file.
@@ -32,6 +33,9 @@ def minified(source: str, suffix: str) -> str:
 def asset_bytes(asset: str, root: Path = TEMPLATES) -> bytes:
     """The bytes a site ships for ``asset`` (a path under ``root``, ``site_templates``: such
     as ``assets/qbank.js``)."""
+    generated = widget_module(asset)
+    if generated is not None:
+        return generated
     path = root / asset
     stat = path.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)

@@ -22,7 +22,6 @@ image paths are the same on all of them)::
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import threading
@@ -38,12 +37,15 @@ from urllib.parse import quote, urlencode
 import jinja2
 from markupsafe import escape as _escape
 
-from qbank.site import practice
 from qbank.bank.catalog import CATALOG_FILE
 from qbank.bank.loaded import Bank, Entry
+from qbank.bank.markup import plain_text, to_html
+from qbank.bank.problems import ContentError, Problem, display_path
+from qbank.bank.safety import local_images, url_problem
+from qbank.bank.staleness import is_stale, source_locale
+from qbank.site import practice
 from qbank.site.bankdata import bank_json, question_json
 from qbank.site.headings import Heading, first_block, topic_headings, without_first_paragraph
-from qbank.bank.markup import plain_text, to_html
 from qbank.site.match import match_file, match_path
 from qbank.site.parts import (
     DEFAULT_PAGE_SIZE,
@@ -54,11 +56,8 @@ from qbank.site.parts import (
     split,
     topic_folders,
 )
-from qbank.bank.problems import ContentError, Problem, display_path
-from qbank.bank.safety import local_images, url_problem
 from qbank.site.strings import strings_for
 from qbank.site.templates import TEMPLATES
-from qbank.bank.staleness import is_stale, source_locale
 
 RESERVED_PAGES = ("practice",)
 MATCH_PAGE = "match"  # <locale>/match/: "match my job description"
@@ -78,7 +77,7 @@ LEVEL_PREFIX = "level-"
 # no topic page can collide with it, and its menu section never swallows a topic as index.
 SPEC_FOLDER = "topics"
 IMAGES = "images"
-# A URL in a source line: RFC 3986's characters, so "（MIT）" or a space ends it
+# A URL in a source line: RFC 3986's characters, so "（MIT）" or a space ends it  # noqa: RUF003
 SOURCE_URL = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+", re.IGNORECASE)
 _IMAGE = re.compile(r"!\[|<img", re.IGNORECASE)  # a text whose HTML depends on its image prefix
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]{}()#+!|<>~"} | {"&": "&amp;", "\n": " "})
@@ -379,7 +378,7 @@ class _Renderer:
                 }
             )
             report = f"{self.options.report_url}?{query}"
-        return {"edit": edit, "report": report, "folder": self.folder(entry, locale)}
+        return {"edit": edit, "report": report}
 
     def body(self, entry: Entry, locale: str) -> str:
         """The inside of a question's wrapper, rendered once per (question, locale)."""
@@ -446,9 +445,13 @@ class _Renderer:
             f'data-level="{" ".join(entry.seniorities)}"',
             f'data-difficulty="{q.difficulty or ""}"',
             f'data-topic="{entry.field}/{entry.topic}"',
-            f'data-file="{html.escape(entry.file)}"',
         ]
-        return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
+        body = self.body(entry, locale)
+        if copy:
+            body = with_permalink(
+                body, entry, strings_for(locale)["permalink"], self.folder(entry, locale)
+            )
+        return f"<div {' '.join(attributes)}>\n{body}</div>"
 
     def questions(
         self, site: RenderedSite, entries: list[Entry], locale: str, level: int, *, copy: bool
@@ -964,8 +967,8 @@ def question_body(
             f"{e(t['difficulty'])}{e(t['colon'])}"
             f"{e(t['difficulty_levels'][q.difficulty])}</span>"
         )
-    for key, name in level_names.items():
-        out.append(f' <span class="qb-badge qb-level" data-level="{e(key)}">{e(name)}</span>')
+    # the levels' keys are the wrapper's data-level (the widget's filter reads them there)
+    out += [f' <span class="qb-badge qb-level">{e(name)}</span>' for name in level_names.values()]
     out += [f' <span class="qb-tag">{e(tag)}</span>' for tag in q.tags]
     out.append("</div>\n")
     if stale:
@@ -1006,22 +1009,23 @@ def question_body(
         out.append(f'<div class="qb-model-answer">\n{html_of["model_answer"]}\n</div>\n')
     else:
         out.append(_invitation("qb-no-model-answer", t["no_model_answer"], t, links))
-    out.append(
-        f'</details>\n<div class="qb-links">\n<a class="qb-permalink" '
-        f'href="../{e(links["folder"])}/#q-{e(entry.id)}">{e(t["permalink"])}</a>'
-    )
+    out.append("</details>\n")
+    # The links row. The permalink is a copy's alone (question_html adds it): on the topic
+    # page the heading's own anchor is the question's link.
+    row = []
     if links["edit"]:
-        out.append(
-            f' <a class="qb-edit" href="{e(links["edit"])}" rel="noopener">{e(t["edit"])}</a>'
+        row.append(
+            f'<a class="qb-edit" href="{e(links["edit"])}" rel="noopener">{e(t["edit"])}</a>'
         )
     if links["report"]:
-        out.append(
-            f' <a class="qb-report" href="{e(links["report"])}" rel="noopener">{e(t["report"])}</a>'
+        row.append(
+            f'<a class="qb-report" href="{e(links["report"])}" rel="noopener">{e(t["report"])}</a>'
         )
     if q.source:
         shown = source_html(q.source)
-        out.append(f' <span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
-    out.append("</div>\n")
+        row.append(f'<span class="qb-source">{e(t["source"])}{e(t["colon"])}{shown}</span>')
+    if row:
+        out.append(f"{LINKS_ROW}{' '.join(row)}</div>\n")
     body = "".join(out)
     if body.count("<pre>") > 1:
         # Material's copy button finds its code block by the id of the block's nearest
@@ -1032,6 +1036,21 @@ def question_body(
             f'<pre id="q-{e(entry.id)}-code-{n}">{part}' for n, part in enumerate(rest, 1)
         )
     return body
+
+
+LINKS_ROW = '<div class="qb-links">\n'
+
+
+def with_permalink(body: str, entry: Entry, label: str, folder: str) -> str:
+    """``body`` (``question_body``) with a link to the question on its topic page leading its
+    links row (the row, the body's last part, made when it had none)."""
+    href = f"../{escape(folder)}/#q-{escape(entry.id)}"
+    link = f'<a class="qb-permalink" href="{href}">{escape(label)}</a>'
+    at = body.rfind(LINKS_ROW)
+    if at < 0 or body.find("</div>\n", at) + len("</div>\n") != len(body):
+        return f"{body}{LINKS_ROW}{link}</div>\n"
+    at += len(LINKS_ROW)
+    return f"{body[:at]}{link} {body[at:]}"
 
 
 def source_html(source: str) -> str:

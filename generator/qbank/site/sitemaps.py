@@ -4,7 +4,6 @@ plugin writes them after a build, ``qbank build`` into its tree)."""
 from __future__ import annotations
 
 from pathlib import Path
-
 from urllib.parse import urljoin
 from xml.sax.saxutils import escape
 

@@ -11,6 +11,7 @@ at any depth (``widget.status.no``, say), falls back to it.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -64,3 +65,32 @@ def strings_for(locale: str) -> dict[str, Any]:
     The caller gets its own copy of the top level; nested tables are shared, read them only.
     """
     return dict(_strings_for(locale))
+
+
+STRINGS_ASSETS = "assets/strings/"
+"""Where each locale's widget table ships as an ES module (``widget_module``), one file per
+locale file, so a page names its table (partials/javascripts/base.html) instead of carrying
+it (assets/lib/text.js)."""
+
+
+def strings_asset(locale: str) -> str:
+    """The site path of the widget table module for ``locale`` (English's for a locale with
+    no file of its own: its table is English's)."""
+    own = locale if locale in interface_strings() else FALLBACK
+    return f"{STRINGS_ASSETS}{own}.js"
+
+
+def strings_assets() -> tuple[str, ...]:
+    """Every widget table module a site ships (one per locale file)."""
+    return tuple(strings_asset(locale) for locale in sorted(interface_strings()))
+
+
+def widget_module(asset: str) -> bytes | None:
+    """The text of the widget table module at site path ``asset`` (None: not one of them)."""
+    if not asset.startswith(STRINGS_ASSETS) or not asset.endswith(".js"):
+        return None
+    locale = asset[len(STRINGS_ASSETS) : -len(".js")]
+    if locale not in interface_strings():
+        return None
+    table = json.dumps(_strings_for(locale)["widget"], ensure_ascii=False, sort_keys=True)
+    return f"export default {table};\n".encode()

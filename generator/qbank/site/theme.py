@@ -16,18 +16,22 @@ from urllib.parse import urljoin
 
 from qbank.bank.loaded import Bank
 from qbank.site.render import RenderOptions
-from qbank.site.strings import strings_for
+from qbank.site.strings import strings_asset, strings_assets, strings_for
 from qbank.site.templates import TEMPLATES
 
 ENTRY = "assets/qbank.js"  # the widget's entry module: every page loads it (DESIGN.md)
 ASSETS = ("assets/qbank.css", ENTRY, "assets/search.css")
 # The widget's other modules, imported by the entry (statically or with ``import()``) or named
 # by the pages that use them; every one ships with every site.
+# The widget's tables of interface text (``qbank.site.strings.widget_module``) are among them.
 LAZY_ASSETS = tuple(
     sorted(
-        f"assets/{path.relative_to(TEMPLATES / 'assets').as_posix()}"
-        for path in (TEMPLATES / "assets").rglob("*.js")
-        if f"assets/{path.relative_to(TEMPLATES / 'assets').as_posix()}" != ENTRY
+        [
+            f"assets/{path.relative_to(TEMPLATES / 'assets').as_posix()}"
+            for path in (TEMPLATES / "assets").rglob("*.js")
+            if f"assets/{path.relative_to(TEMPLATES / 'assets').as_posix()}" != ENTRY
+        ]
+        + list(strings_assets())
     )
 )
 REQUIRED_EXTENSIONS = ("attr_list", "admonition", "toc", "tables")
@@ -227,7 +231,9 @@ def site_settings(bank: Bank, locale: str, theme_dirs: Iterable[str]) -> SiteSet
     (none: the publisher's own theme bundle, not read)."""
     extra = {
         "qbank_locale": locale,
-        "qbank_strings": strings_for(locale)["widget"],  # (partials/header.html)
+        "qbank_strings": strings_for(locale)["widget"],  # (partials/qbank-text.html)
+        # the same table as a module the page names (partials/javascripts/base.html)
+        "qbank_strings_asset": strings_asset(locale),
         "qbank_preload": preloads(theme_dirs),  # (partials/javascripts/base.html)
         # qbank's own index (qbank.search, written after the build) replaces the theme's.
         "qbank_search": search_settings(bank),

@@ -172,9 +172,6 @@ class _Verifier:
                 f"{' '.join(expected) or '(none)'}",
                 entry,
             )
-        file = node.attributes.get("data-file")
-        if file is not None and file != entry.file:
-            self.add(page, f"data-file {file!r} is not the question's file", entry)
         for link in node.css("a.qb-edit"):
             problem = self.edit_problem(link.attributes.get("href") or "", entry)
             if problem:

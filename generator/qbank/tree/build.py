@@ -42,14 +42,11 @@ from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem, display_path
 from qbank.bank.progress import Report, no_progress
 from qbank.live.checkcache import StoredChecks
+from qbank.live.doccache import stored_docs
 from qbank.live.index import LiveIndex
 from qbank.live.session import SiteSession
 from qbank.live.store import DEFAULT_DIR, Store
-from qbank.search import (
-    INDEX_DIR,
-    index_files,
-    iter_docs,
-)
+from qbank.search import INDEX_DIR, index_files
 from qbank.site.memory import releasing
 from qbank.site.minify import asset_bytes
 from qbank.site.offline import (
@@ -68,7 +65,7 @@ from qbank.site.render import (
     without_placeholders,
 )
 from qbank.site.sitemaps import locale_sitemap
-from qbank.site.strings import strings_for
+from qbank.site.strings import strings_asset, strings_for
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import (
     ASSETS,
@@ -280,9 +277,10 @@ def tree_config(
     # locale needs besides: each locale's strings, site name and language.
     shared = settings.extra
     extra = dict(user.get("extra") or {})
-    for key in ("qbank_locale", "qbank_strings", "qbank_preload"):
+    for key in ("qbank_locale", "qbank_strings", "qbank_strings_asset", "qbank_preload"):
         extra[key] = shared[key]
     extra["qbank_locale_strings"] = {loc: strings_for(loc)["widget"] for loc in catalog.locales}
+    extra["qbank_strings_assets"] = {loc: strings_asset(loc) for loc in catalog.locales}
     extra["qbank_site_names"] = {loc: escape(site.titles[loc]) for loc in catalog.locales}
     extra["qbank_search"] = shared["qbank_search"]
     extra["qbank_languages"] = {loc: material_language(loc) for loc in catalog.locales}
@@ -300,15 +298,23 @@ def _escape_title(markdown: str) -> str:
     return _TITLE.sub(lambda m: m.group(1) + escape(m.group(2), quote=False) + m.group(3), markdown)
 
 
-def _search_files(bank: Bank, locale: str, page_size: int) -> Iterator[tuple[str, bytes]]:
-    """A locale's search index (``search.index_files``), as tree files."""
-    docs = iter_docs(bank, locale, question_url(bank, page_size))
+def _search_files(
+    bank: Bank, locale: str, page_size: int, store: Store
+) -> Iterator[tuple[str, bytes]]:
+    """A locale's search index (``search.index_files``), as tree files; its documents from
+    ``store`` where they hold."""
+    docs = stored_docs(store, bank, locale, question_url(bank, page_size))
     for relative, data in index_files(docs, locale):
         yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
 
 
 def _data_files(
-    bank: Bank, site: RenderedSite, locale: str, fields: Collection[str] | None, search: bool
+    bank: Bank,
+    site: RenderedSite,
+    locale: str,
+    fields: Collection[str] | None,
+    search: bool,
+    store: Store,
 ) -> Iterator[tuple[str, bytes]]:
     """A locale's practice and JSON API files (``fields``: the practice files of those
     fields only) and (``search``) its search index, as tree files. (A function of its own:
@@ -318,7 +324,7 @@ def _data_files(
     for path, chunks in produce(**limits) if produce else ():
         yield f"{DOCS}/{path}", b"".join(chunks)
     if search:
-        yield from _search_files(bank, locale, site.page_size)
+        yield from _search_files(bank, locale, site.page_size, store)
 
 
 def tree_files(
@@ -331,6 +337,7 @@ def tree_files(
     *,
     release: bool = False,
     search: bool = True,
+    store: Store | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Every file of the tree but the site: (path relative to ``out``, bytes). ``sites`` are
     the rendered sites, with placeholders (one of every locale, or one per locale: with
@@ -338,9 +345,10 @@ def tree_files(
     for); the config comes last, from all their navs. With ``fields``, of the practice files
     only those of these fields; with ``locales``, the JSON API, practice files and search
     index of those locales only; without ``search``, no search index (``TreeBuilder`` with
-    ``keep`` keeps it up to date itself). The files of ``own_docs`` (the user's docs_dir:
-    hand-written pages) come along where the bank makes no file. With ``fields``, the pages
-    of other fields are not made either (``untouched_field_page`` keeps them)."""
+    ``keep`` keeps it up to date itself); its documents from ``store`` where they hold. The
+    files of ``own_docs`` (the user's docs_dir: hand-written pages) come along where the bank
+    makes no file. With ``fields``, the pages of other fields are not made either
+    (``untouched_field_page`` keeps them)."""
     made: set[str] = set()
     whole = RenderedSite()  # every locale's nav and title, for the config
     site_url = str(user.get("site_url") or "")
@@ -360,7 +368,7 @@ def tree_files(
                 sitemap = locale_sitemap(bank, locale, site_url, page_size=site.page_size)
                 yield f"{DOCS}/{locale}/sitemap.xml", sitemap.encode()
                 if locales is None or locale in locales:
-                    yield from _data_files(bank, site, locale, fields, search)
+                    yield from _data_files(bank, site, locale, fields, search, store or Store(None))
     made.update(ASSETS, LAZY_ASSETS)
     own: dict[str, Path] = {}  # the hand-written files, by their path in the docs folder
     if own_docs is not None and own_docs.is_dir():
@@ -496,7 +504,12 @@ class TreeBuilder:
             report = sync(
                 self.out,
                 tree_files(
-                    bank, _by_locale(bank, options, progress), user, own_docs=own, release=True
+                    bank,
+                    _by_locale(bank, options, progress),
+                    user,
+                    own_docs=own,
+                    release=True,
+                    store=store,
                 ),
                 _offline_file,
             )

@@ -27,7 +27,34 @@ export function fragment(html) {
   }
   const nodes = document.createDocumentFragment();
   while (doc.body.firstChild) nodes.append(document.adoptNode(doc.body.firstChild));
+  copyButtons(nodes);
   return nodes;
+}
+
+let codes = 0;
+/** Material's copy button on each code block of `nodes` when the site asks for them
+ * (content.code.copy): Material mounts its own only on the code a page loads with, and its
+ * clipboard handler, delegated, serves a button added later. */
+function copyButtons(nodes) {
+  const config = document.getElementById("__config");
+  if (!config) return;
+  let settings;
+  try {
+    settings = JSON.parse(config.textContent);
+  } catch {
+    return;
+  }
+  if (!(settings.features || []).includes("content.code.copy")) return;
+  const title = (settings.translations || {})["clipboard.copy"] || "Copy to clipboard";
+  for (const pre of nodes.querySelectorAll("div.highlight > pre")) {
+    const code = pre.querySelector(":scope > code");
+    if (!code || pre.closest(".no-copy") || pre.querySelector(".md-code__nav")) continue;
+    if (!pre.id) pre.id = "__code_qb-" + ++codes;
+    const nav = h("nav", { class: "md-code__nav" });
+    nav.appendChild(h("button", { class: "md-code__button", title, type: "button",
+      "data-clipboard-target": "#" + pre.id + " > code", "data-md-type": "copy" }));
+    pre.insertBefore(nav, code);
+  }
 }
 
 let made = 0;

@@ -1,22 +1,25 @@
 /* The interface text of the page's locale (site_templates/strings/<locale>.yaml, its "widget"
- * table; keys the locale leaves out are English): a JSON data block the header writes
- * (#qbank-strings), not script. Read again when instant navigation brings another block (the
- * tree of every locale switches locale with the page). Without it (a page qbank's header did
- * not write) a key stands for itself. */
+ * table; keys the locale leaves out are English): a module of its own per locale
+ * (assets/strings/<locale>.js), which the page's head names (<link id="qbank-strings">) and
+ * the browser keeps, so a page carries a link, not the table. Read once per document: an
+ * instant navigation stays in the page's locale (a page of another locale is loaded in full:
+ * assets/qbank.js). Without the link (a page qbank's head did not write) or without the module
+ * a key stands for itself. */
 
-let table = {};
-let read = null; // the block `table` came from
+async function load() {
+  const link = document.getElementById("qbank-strings");
+  if (!link || !link.href) return {};
+  try {
+    const found = await import(link.href);
+    return (found && found.default) || {};
+  } catch (error) {
+    return {};
+  }
+}
+
+const table = await load();
 
 export function t(key) {
-  const node = document.getElementById("qbank-strings");
-  if (node !== read) {
-    read = node;
-    try {
-      table = node ? JSON.parse(node.textContent) || {} : {};
-    } catch (error) {
-      table = {};
-    }
-  }
   return key in table ? table[key] : key;
 }
 
