@@ -17,6 +17,7 @@ from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError
 from qbank.live.reload import BankCache
 from qbank.site.parts import (
+    level_page_size,
     part_count,
     part_folder,
     question_folder,
@@ -83,9 +84,9 @@ def test_each_part_shows_its_questions_and_links_name_the_part(content: Path) ->
             assert shown == [e.id for e in here[starts[number - 1] : starts[number]]]
             assert f'data-total="{len(here)}"' in page  # the whole topic's progress
             assert f"Page {number} of {len(folders)}" in page or locale != "en"
-            for qid in shown:
-                # its permalink: the heading's own anchor, on this part
-                assert f"{{#h-{qid}}}" in page
+            for qid in shown:  # every URL of the question (search, practice) names this part
+                assert question_folder(bank, bank.by_id[qid], locale, SIZE) == folder
+                assert f"{{#h-{qid}}}" in page  # its permalink: its heading's anchor
         for at, entry in enumerate(here):
             number = max(n for n in range(len(folders)) if starts[n] <= at)
             assert question_folder(bank, entry, locale, SIZE) == folders[number]
@@ -193,12 +194,14 @@ def test_serve_moves_the_search_links_of_questions_on_another_part(content: Path
 
 
 def test_seniority_pages_are_cut_into_parts_grouped_by_topic(content: Path) -> None:
-    """Issue 35: a seniority page holds at most ``page_size`` questions like a topic page;
-    its parts follow one another in the level's order (topics in catalog order), a topic
-    going on over a part's end keeps its heading on the next part, and each part has the
-    pager the reader's script forwards a question's link with (``findOnOtherPart``)."""
+    """Issues 35, 30: a seniority page lists at most ``level_page_size(page_size)``
+    questions, each a link to its anchor on the topic part that shows it; its parts follow
+    one another in the level's order (topics in catalog order), a topic going on over a
+    part's end keeps its heading on the next part, and each part has the pager."""
     bank = load_bank(content)
-    site = render_site(bank, RenderOptions(page_size=SIZE))
+    small = 2  # (the sample bank's levels hold a few dozen questions)
+    size = level_page_size(small)
+    site = render_site(bank, RenderOptions(page_size=small))
     cut = 0
     for locale in bank.catalog.locales:
         for field_key in bank.catalog.fields:
@@ -208,15 +211,20 @@ def test_seniority_pages_are_cut_into_parts_grouped_by_topic(content: Path) -> N
                     for e in bank.field_entries(field_key)
                     if locale in e.locales and level in e.seniorities
                 ]
-                folders = topic_folders(f"level-{level}", len(here), SIZE)
+                folders = topic_folders(f"level-{level}", len(here), size)
                 shown: list[str] = []
                 topics: list[str] = []
                 for number, folder in enumerate(folders, 1):
                     page = site.pages[f"{locale}/{field_key}/{folder}/index.md"]
-                    ids = re.findall(r'<div class="qb-q qb-copy" id="q-([^"]+)"', page)
-                    assert 0 < len(ids) <= SIZE or len(here) == 0
-                    shown += ids
-                    topics += re.findall(r"^## \[[^\]]*\]\(\.\./([^/]+)/index\.md\)", page, re.M)
+                    assert 'class="qb-q' not in page
+                    links = re.findall(r'<li><a href="\.\./([^/]+)/#q-([^"]+)">', page)
+                    assert 0 < len(links) <= size or len(here) == 0
+                    for folder_of, qid in links:
+                        assert folder_of == question_folder(bank, bank.by_id[qid], locale, small)
+                    shown += [qid for _, qid in links]
+                    topics += re.findall(
+                        rf"^## \[[^\]]*\]\(\.\./([^/]+)/index\.md\?level={level}\)", page, re.M
+                    )
                     if len(folders) > 1:
                         assert 'class="qb-pages' not in page  # (attribute lists, as Markdown)
                         assert ".qb-pages .qb-pages-top" in page
@@ -230,4 +238,4 @@ def test_seniority_pages_are_cut_into_parts_grouped_by_topic(content: Path) -> N
                 distinct = list(dict.fromkeys(topics))
                 assert distinct == list(dict.fromkeys(e.topic for e in here))
                 assert len(topics) <= len(distinct) + len(folders) - 1
-    assert cut  # the sample bank has levels of more than SIZE questions
+    assert cut  # the sample bank has levels of more than ``size`` questions

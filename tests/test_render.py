@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -63,9 +64,15 @@ def test_every_question_is_canonical_once_per_locale_it_has(
         assert sorted(canonical) == expected
 
 
-def test_copies_are_marked_and_canonical_copies_are_not(site: RenderedSite) -> None:
+def test_a_seniority_page_links_its_questions_and_copies_none(site: RenderedSite) -> None:
+    """A seniority page is an index: a link to each of its questions' anchors on the topic
+    page that shows it (the question's one home), never a copy of the question."""
     level_page = site.pages["en/ml-engineer/level-mid/index.md"]
-    assert level_page.count('class="qb-q qb-copy"') == level_page.count('class="qb-q') == 4
+    assert 'class="qb-q' not in level_page
+    links = re.findall(r'<li><a href="\.\./([^/]+)/#q-([^"]+)">', level_page)
+    assert len(links) == 4
+    for folder, qid in links:
+        assert f'id="q-{qid}"' in site.pages[f"en/ml-engineer/{folder}/index.md"]
     topic_page = site.pages["en/ml-engineer/throughput/index.md"]
     assert "qb-copy" not in topic_page
 
@@ -87,16 +94,16 @@ def test_each_question_has_a_heading_before_its_wrapper(site: RenderedSite) -> N
 
 
 def test_question_html_is_rendered_once_and_shared(site: RenderedSite) -> None:
+    """The topic page and the practice data show a question's texts as the same HTML."""
     qid = "01a05d13-8d21-739a-baa2-7dab67be4007"
-
-    def body(text: str) -> str:
-        start = text.index(f'id="q-{qid}"')
-        start = text.index("\n", start)
-        return text[start : text.index('<div class="qb-links">', start)]
-
-    canonical = body(site.pages["tr/backend/indexing/index.md"])
-    copy = body(site.pages["tr/backend/level-mid/index.md"])
-    assert canonical == copy
+    chunk = json.loads(site.files["tr/api/practice/backend/mid/0.json"])
+    item = next(q for q in chunk["questions"] if q["id"] == qid)
+    page = site.pages["tr/backend/indexing/index.md"]
+    start = page.index(f'id="q-{qid}"')
+    shown = page[start:]
+    assert item["explanation"]
+    assert item["explanation"] in shown
+    assert all(option["html"] in shown for option in item["options"])
 
 
 def test_images_are_shipped_beside_the_pages(site: RenderedSite) -> None:

@@ -1,6 +1,8 @@
-"""A big seniority page in parts, built for real (issue 35): a field of 2,000 questions all
-at one level builds its seniority page as numbered parts of ``page_size`` questions, and the
-built site verifies (every question once on its topic page, every pager link resolves)."""
+"""A big seniority page in parts, built for real (issues 35, 30): a field of 2,000 questions
+all at one level builds its seniority page as an index in numbered parts of
+``level_page_size(page_size)`` links, each to the question's anchor on its topic part, and
+the built site verifies (every question once on its topic page, every link and anchor
+resolves)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 from sitebuild import build_site
 
 from qbank.bank.load import load_bank
-from qbank.site.parts import DEFAULT_PAGE_SIZE, part_count
+from qbank.site.parts import DEFAULT_PAGE_SIZE, level_page_size, part_count, question_folder
 from qbank.tools.verify import verify_site
 
 QUESTIONS = 2_000
@@ -51,21 +53,27 @@ def test_a_single_level_field_builds_its_seniority_page_in_parts(tmp_path: Path)
     content = tmp_path / "content"
     write_single_level_field(content)
     site = build_site(tmp_path, content)
-    parts = part_count(QUESTIONS, DEFAULT_PAGE_SIZE)
-    assert parts == QUESTIONS // DEFAULT_PAGE_SIZE
+    size = level_page_size(DEFAULT_PAGE_SIZE)
+    parts = part_count(QUESTIONS, size)
+    assert parts == QUESTIONS // size > 1
     folders = sorted(p.parent.name for p in (site / "en/web").glob("level-mid*/index.html"))
     assert len(folders) == parts
+    bank = load_bank(content)
     seen: list[str] = []
     for n in range(1, parts + 1):
         folder = "level-mid" if n == 1 else f"level-mid--{n}"
         tree = LexborHTMLParser((site / "en/web" / folder / "index.html").read_text("utf-8"))
-        ids = [node.attributes.get("data-qid") or "" for node in tree.css("div.qb-q.qb-copy")]
-        assert 0 < len(ids) <= DEFAULT_PAGE_SIZE
-        seen += ids
+        assert tree.css("div.qb-q") == []  # an index: no question is copied here
+        links = tree.css("ul.qb-level-list > li > a")
+        assert 0 < len(links) <= size
+        for link in links:
+            href = link.attributes.get("href") or ""
+            target, _, anchor = href.partition("#q-")
+            entry = bank.by_id[anchor]
+            assert target == f"../{question_folder(bank, entry, 'en', DEFAULT_PAGE_SIZE)}/"
+            seen.append(anchor)
         assert tree.css_first(".qb-pages-top") is not None
-        assert tree.css_first(".qb-tools") is not None  # the filters
         assert tree.css_first("h2 a") is not None  # grouped by topic
-    bank = load_bank(content)
     expected = [e.id for e in bank.field_entries("web")]
     assert seen == expected
     assert verify_site(site, bank) == []

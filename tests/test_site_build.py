@@ -90,20 +90,25 @@ def test_anchors_and_headings(site: Path) -> None:
     assert any(wanted.fullmatch(text) for text in toc), toc
 
 
-def test_copies_are_marked(site: Path) -> None:
-    html = parse(site, "tr/ml-engineer/level-mid/index.html")
-    copies = html.css("div.qb-q")
-    assert copies
-    for node in copies:
-        assert "qb-copy" in (node.attributes.get("class") or "")
-        # a copy links to the question on its topic page, first in its links row
-        link = node.css_first("div.qb-links > a.qb-permalink")
-        assert link is not None
-        assert re.fullmatch(
-            r"\.\./[a-z-]+/#q-" + re.escape(node.attributes["data-qid"] or ""),
-            link.attributes["href"] or "",
-        )
-        assert link.text() == "Kalıcı bağlantı"
+def test_a_seniority_page_is_an_index_of_its_questions(site: Path) -> None:
+    """Issue 30: a level's page lists its questions grouped by topic, each a link to its
+    anchor on the topic page that holds it, and copies none of them."""
+    page = "tr/ml-engineer/level-mid/index.html"
+    html = parse(site, page)
+    assert html.css("div.qb-q") == []
+    links = html.css("ul.qb-level-list > li > a")
+    assert links
+    for link in links:
+        target, _, qid = urljoin("/" + page, link.attributes["href"] or "").partition("#q-")
+        home = parse(site, target.lstrip("/") + "index.html")
+        question = home.css_first(f"div.qb-q#q-{qid}")
+        assert question is not None, link.attributes["href"]
+        assert "mid" in (question.attributes.get("data-level") or "").split()
+    topics = [a.attributes["href"] for a in html.css("article h2 > a:not(.headerlink)")]
+    assert topics
+    assert all(href.endswith("/?level=mid") for href in topics), topics
+    practice = [a.attributes["href"] for a in html.css("a.md-button")]
+    assert "../practice/?level=mid" in practice
 
 
 def test_language_switcher_keeps_the_page(site: Path) -> None:

@@ -93,12 +93,23 @@ def test_changed_answer_key(tampered: tuple[Path, Path]) -> None:
     assert CHOICE_FILE in line
 
 
-def test_changed_answer_key_on_a_copy(tampered: tuple[Path, Path]) -> None:
+def test_a_seniority_link_to_the_wrong_topic_page(tampered: tuple[Path, Path]) -> None:
+    """A seniority page lists its questions as links to their anchors: one that points at a
+    page without that anchor is reported (issue 30)."""
     site, content = tampered
     page = "en/ml-engineer/level-mid/index.html"
-    edit(site / page, "answer")
+    tree = LexborHTMLParser((site / page).read_text("utf-8"))
+    link = tree.css_first(f'ul.qb-level-list a[href$="#q-{CHOICE}"]')
+    assert link is not None
+    link.attrs["href"] = f"../numerics/#q-{CHOICE}"
+    (site / page).write_text(tree.html or "", "utf-8")
     problems = verify_site(site, load_bank(content))
-    assert [(p.page, p.question) for p in problems] == [(page, CHOICE)]
+    assert [(p.page, p.message) for p in problems] == [
+        (
+            page,
+            f"link to en/ml-engineer/numerics/index.html#q-{CHOICE}: no such anchor on that page",
+        )
+    ]
 
 
 def test_dropped_option(tampered: tuple[Path, Path]) -> None:

@@ -21,6 +21,7 @@ const PARTS = [
   [".qb-practice", () => import("./practice.js")], // practice and review sessions
   [".qb-due, .qb-review-field", () => import("./review.js")], // "N due today", review scope
   [".qb-saved, .qb-q[data-qid]", () => import("./saved.js")], // stars and notes
+  [".qb-level-list", () => import("./level.js")], // a seniority page: the reader's standing
   [".qb-match", () => import("./match.js")],
   [".qb-flash", () => import("./flashcards.js")], // the flashcards page
   [".qb-transfer", () => import("./transfer.js")], // the progress page

@@ -1,5 +1,5 @@
-/* qbank bookmarks and notes: the part of the pages that show questions (topic and seniority
- * pages) and of the saved page (<locale>/saved/), mounted by qbank.js there, never elsewhere.
+/* qbank bookmarks and notes: the part of the pages that show questions (topic pages) and of
+ * the saved page (<locale>/saved/), mounted by qbank.js there, never elsewhere.
  *
  * On a question page every question gets a "Save" toggle (a star) and a private note; both are
  * kept in this browser under "qbank:v1:saved" (lib/storage.js) as

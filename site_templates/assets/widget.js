@@ -169,7 +169,7 @@ function enhanceSome(deadline) {
 }
 
 /* A small badge saying how the reader did last time (and the pressed rating). */
-const MARKS = { mastered: "★ ", relearned: "✓ ", right: "✓ ", wrong: "✗ ", rated: "● " };
+export const MARKS = { mastered: "★ ", relearned: "✓ ", right: "✓ ", wrong: "✗ ", rated: "● " };
 function showStatus(q, p) {
   const id = q.getAttribute("data-qid");
   const r = (p || progress())[id];

@@ -180,6 +180,60 @@ def test_a_link_to_a_question_a_locale_lacks_links_to_the_other_languages(tab: A
     expect(tab.locator(".qb-not-here")).to_have_count(0)
 
 
+# -- 3b. a level's questions (issue 30) ------------------------------------------------------
+
+
+def test_a_seniority_page_leads_to_each_question_and_marks_the_answered(tab: Any) -> None:
+    """A reader studying for a junior post opens the field's junior questions: an index
+    grouped by topic in catalog order (no question shown there), follows one to its home on
+    the topic part that holds it, answers it, comes back and sees it marked."""
+    tab.goto("en/javascript/")
+    tab.locator("article a.qb-card-title", has_text="Junior questions").click()
+    tab.wait_for_url(re.compile(r"/en/javascript/level-junior/$"))
+    expect(tab.locator(".qb-q")).to_have_count(0)  # an index: no question body
+    topics = tab.locator("article h2 > a:not(.headerlink)")
+    names = topics.all_inner_texts()
+    order = ["Closures and scope", "Event loop", "Bundlers"]
+    assert names[0] == "Closures and scope"
+    assert names == [name for name in order if name in names]
+    assert all(
+        href.endswith("/?level=junior") for href in topics.evaluate_all("l => l.map(a => a.href)")
+    )
+    practice = tab.locator("article a.md-button", has_text="Practice Junior")
+    assert str(practice.get_attribute("href")).endswith("/en/javascript/practice/?level=junior")
+    n = 249  # closures: junior (difficulty 1), answer b
+    item = tab.locator(".qb-level-list > li", has=tab.locator(f'a[href$="#q-{qid(n)}"]'))
+    expect(item.locator("a")).to_contain_text("What's the output? — ")
+    title = " ".join(item.locator("a").inner_text().split())
+    expect(item.locator(".qb-difficulty")).to_have_text("Easy")
+    expect(item.locator(".qb-status")).to_have_count(0)
+    href = str(item.locator("a").evaluate("a => a.href"))
+    assert re.search(rf"/en/javascript/closures--\d+/#q-{qid(n)}$", href), href  # a later part
+    # The reader scrolls to it, then taps it. (Material's navigation.tracking writes the
+    # anchor of the old page's current heading into the address up to half a second after
+    # a scroll, even once the next page is shown: a tap sooner loses the question's anchor.)
+    item.scroll_into_view_if_needed()
+    tab.wait_for_timeout(700)
+    item.locator("a").click()
+    tab.wait_for_url(href)
+    question = _question(tab, n)
+    heading = " ".join(tab.locator(f"#h-{qid(n)}").inner_text().split()).rstrip("¶ ")
+    assert heading == title  # the topic page's own heading: its number, its code line
+    expect(question).to_have_class(re.compile(r"\bqb-target\b"))
+    expect(tab.locator(f"#h-{qid(n)}")).to_be_in_viewport()
+    question.locator('.qb-option[data-key="b"] .qb-option-text').click()
+    expect(question.locator(".qb-status")).to_have_attribute("data-state", "right")
+    tab.go_back()  # (to where the reader was: the page's heading there, navigation.tracking)
+    tab.wait_for_url(re.compile(r"/en/javascript/level-junior/(#[\w-]+)?$"))
+    mark = item.locator(".qb-status")
+    expect(mark).to_have_attribute("data-state", "right")
+    expect(mark).to_have_text("✓ right")
+    group = tab.locator("article h2", has_text="Closures and scope")
+    expect(group.locator(".qb-level-count")).to_contain_text("1 of ")
+    tab.reload()  # the mark comes from the stored answers, not from this visit
+    expect(item.locator(".qb-status")).to_have_attribute("data-state", "right")
+
+
 # -- 4. honest progress -----------------------------------------------------------------------
 
 

@@ -72,7 +72,7 @@ def test_star_and_note_survive_a_reload_and_are_listed_on_the_saved_page(page: A
 
 
 def test_a_note_alone_keeps_a_question_saved_and_the_page_speaks_its_locale(page: Any) -> None:
-    page.goto("zh/ml-engineer/level-mid/")
+    page.goto("zh/ml-engineer/throughput/")
     question = page.locator(f"#q-{INPUT_WAIT}")
     question.locator(".qb-note summary").click()
     question.locator(".qb-note__text").fill("复习 DataLoader 的 num_workers")

@@ -92,7 +92,7 @@ def test_explanation_words_find_a_question_but_never_show_the_answer(tab: Any) -
 
 
 def test_one_result_per_question_and_only_in_the_page_language(tab: Any) -> None:
-    tab.goto("en/ml-engineer/level-senior/")  # a seniority page holds copies
+    tab.goto("en/ml-engineer/level-senior/")  # a seniority page lists them too
     hits = search(tab, "latency")
     assert sorted(anchor(h) for h in hits) == sorted(
         f"q-{q}" for q in (LATENCY_EASY, LATENCY_HARD, LATENCY_OPEN)

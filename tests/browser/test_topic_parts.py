@@ -1,7 +1,7 @@
 """A big topic cut into numbered pages (``qbank/parts.py``), in real Chromium on the messy
 bank's 250-question topic: every question is on exactly one part and every way to a question
-(an old link to the topic, a permalink on a seniority page, search, practice data, the
-language switcher, the sitemaps) leads to the part that holds it; progress counts the whole
+(an old link to the topic, a seniority page's list, search, practice data, the language
+switcher, the sitemaps) leads to the part that holds it; progress counts the whole
 topic. Both paths: the MkDocs plugin and ``qbank build`` with each publisher."""
 
 from __future__ import annotations
@@ -140,20 +140,18 @@ def test_permalinks_search_and_practice_point_at_the_part(
 ) -> None:
     _, site, content = built
     question = parts(content)[4][-1]  # on part 5
-    # the seniority page is in parts too (issue 35): its permalinks, on every part
+    # the seniority page lists its questions as links to the part that holds each (issue 30)
     checked = 0
     for page in sorted(site.glob("en/javascript/level-junior*/index.html")):
         html = page.read_text("utf-8")
-        for folder, found in re.findall(
-            r'class="qb-permalink" href="\.\./([^/"]+)/#q-([^"]+)"', html
-        ):
+        assert 'class="qb-q' not in html
+        for folder, found in re.findall(r'<li><a href="\.\./([^/"]+)/#q-([^"]+)"', html):
             if int(found[-12:], 16) <= BIG:  # a closures question: the part that holds it
                 assert f"en/javascript/{folder}/" == part(part_of(content, found))
                 checked += 1
     assert checked > 50
     tab.goto("en/javascript/level-junior/")
-    permalinks = tab.locator(".qb-copy .qb-permalink")
-    last = permalinks.last
+    last = tab.locator(".qb-level-list a").last
     target = urlparse(str(last.evaluate("a => a.href"))).fragment
     last.click()
     expect(tab.locator(f"#{target}")).to_have_class(re.compile(r"\bqb-target\b"))
@@ -168,23 +166,20 @@ def test_permalinks_search_and_practice_point_at_the_part(
     assert f"en/javascript/closures/#q-{question}" not in practice
 
 
-def test_a_link_into_a_seniority_page_lands_on_its_part(
+def test_an_old_link_into_a_seniority_page_lands_on_the_question(
     tab: Any, built: tuple[str, Path, Path]
 ) -> None:
-    """Issue 35: a seniority page is cut into parts like a topic; a link to one of its
-    questions on its first page (another locale's switcher, an old link) is sent on to the
-    part that holds it, and each part has the pager and the filters."""
-    _, site, _ = built
-    pages = sorted(site.glob("en/javascript/level-junior*/index.html"))
-    assert len(pages) >= 2
-    number = len(pages)
-    last = site / f"en/javascript/level-junior--{number}/index.html"
-    question = re.findall(r'<div class="qb-q qb-copy" id="q-([^"]+)"', last.read_text("utf-8"))[-1]
+    """Issue 35 made seniority pages of questions, issue 30 an index of links: a link to a
+    question's anchor on a seniority page (another locale's switcher, an old bookmark) goes
+    on to the question on its topic part."""
+    _, _, content = built
+    # a junior question of closures (difficulty 1: question n with n % 3 == 0) on a later part
+    question = [q for ids in parts(content)[1:] for q in ids if int(q[-12:], 16) % 3 == 0][-1]
+    number = part_of(content, question)
+    assert number > 1
     tab.goto(f"en/javascript/level-junior/#q-{question}")
-    tab.wait_for_url(re.compile(rf"/level-junior--{number}/#q-{question}$"))
+    tab.wait_for_url(re.compile(rf"/closures--{number}/#q-{question}$"))
     expect(tab.locator(f"#q-{question}")).to_have_class(re.compile(r"\bqb-target\b"))
-    expect(tab.locator(".qb-pages-top")).to_contain_text(f"Page {number} of {len(pages)}")
-    expect(tab.locator(".qb-tools .qb-filter").first).to_be_visible()
 
 
 def test_sitemaps_list_the_parts_of_each_locale(built: tuple[str, Path, Path]) -> None:

@@ -218,11 +218,20 @@ def test_filter_url_opens_filtered(page: Any) -> None:
     expect(question(page, SINGLE)).to_be_hidden()
 
 
-def test_seniority_page_filters_hide_empty_topic_groups(page: Any) -> None:
-    page.goto("en/ml-engineer/level-senior/?difficulty=3")
-    expect(page.locator(".qb-q:visible")).to_have_count(1)  # the numerics question
-    expect(page.locator("h2", has_text="Throughput")).to_be_hidden()
-    expect(page.locator("h2", has_text="Numerics")).to_be_visible()
+def test_a_seniority_page_topic_opens_filtered_to_its_level(page: Any) -> None:
+    """Issue 30: a seniority page lists its questions by topic; a topic's heading opens the
+    topic page with the level filter set, showing that level's questions only."""
+    page.goto("en/ml-engineer/level-senior/")
+    expect(page.locator(".qb-level-list > li").first).to_be_visible()
+    expect(page.locator(".qb-q")).to_have_count(0)
+    page.locator("article h2 a", has_text="Throughput").click()
+    page.wait_for_url(re.compile(r"/throughput/\?level=senior$"))
+    expect(page.locator(".qb-filters select[name=level]")).to_have_value("senior")
+    shown = page.locator(".qb-q:visible")
+    expect(shown.first).to_be_visible()
+    for level in shown.evaluate_all("qs => qs.map(q => q.dataset.level)"):
+        assert "senior" in level.split()
+    expect(page.locator(".qb-q:not([data-level~=senior])").first).to_be_hidden()
 
 
 def test_answer_reachable_without_javascript(browser: Any, server: str) -> None:

@@ -20,6 +20,11 @@ from qbank.bank.loaded import Bank, Entry
 # 25: on a slow phone a page of 50 questions was still being parsed when the reader's
 # first tap came, which then waited for the theme's start-up (bench/bench_phone.py).
 DEFAULT_PAGE_SIZE = 25
+# A seniority page lists its level's questions (a link, a title and a difficulty badge each:
+# about 250 bytes, where a question on its topic page weighs about 3.5 KB): its parts hold
+# this many times a topic part's questions, so a part weighs about what a topic part weighs
+# and a big level takes a tenth of the files (each with the whole page chrome).
+LEVEL_PART_FACTOR = 10
 SEPARATOR = "--"
 T = TypeVar("T")
 
@@ -57,6 +62,12 @@ def part_of(at: int, total: int, count: int) -> int:
 def part_count(count: int, page_size: int) -> int:
     """How many pages a topic of ``count`` questions takes."""
     return 1 if page_size <= 0 or count <= page_size else -(-count // page_size)
+
+
+def level_page_size(page_size: int) -> int:
+    """At most this many questions listed on a seniority page (part) when a topic part
+    holds ``page_size`` (0: no limit either)."""
+    return page_size * LEVEL_PART_FACTOR
 
 
 def part_folder(topic: str, part: int) -> str:

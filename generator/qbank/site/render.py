@@ -13,8 +13,9 @@ image paths are the same on all of them)::
     <loc>/<field>/<topic>/index.md        topic page (canonical home of its questions)
     <loc>/<field>/<topic>--<n>/index.md   its part n when it has more than a page's
                                           questions (``qbank.site.parts``)
-    <loc>/<field>/level-<seniority>/index.md   that level's questions, grouped by topic, in
-                                          parts as a topic's (``qbank.site.parts``)
+    <loc>/<field>/level-<seniority>/index.md   an index of that level's questions (links to
+                                          their topic pages), grouped by topic, in parts
+                                          (``qbank.site.parts.level_page_size``)
     <loc>/<field>/topics/<spec>/index.md  a specialization: its topics and their counts
     <loc>/<field>/practice/index.md       practice (the widget's page)
 """
@@ -48,6 +49,7 @@ from qbank.site.headings import Heading, first_block, topic_headings, without_fi
 from qbank.site.match import match_file, match_path
 from qbank.site.parts import (
     DEFAULT_PAGE_SIZE,
+    level_page_size,
     part_folder,
     parts_by_id,
     question_folder,
@@ -841,10 +843,11 @@ class _Renderer:
         level_name: str,
         entries: Iterable[Entry],
     ) -> None:
-        """A seniority page, or its numbered parts when the level has more than
-        ``page_size`` questions in ``locale`` (``qbank.parts``, as a topic's): the questions
-        grouped by topic in catalog order, a group that goes on over a part's end going on
-        under its heading on the next part; each part's pager links every part."""
+        """A seniority page: an index of the level's questions, grouped by topic in catalog
+        order, each a link to its home on its topic page (part) with its title and
+        difficulty, never a copy of it; numbered parts when the level has more than
+        ``level_page_size`` of them (``qbank.site.parts``), a group that goes on over a
+        part's end going on under its heading on the next part."""
         by_topic: dict[str, list[Entry]] = {}
         for entry in entries:
             if level_key in entry.seniorities:
@@ -855,23 +858,21 @@ class _Renderer:
             if f == field_key
             for entry in by_topic.get(topic_key, ())
         ]
+        size = level_page_size(self.options.page_size)
         level_folder = f"{LEVEL_PREFIX}{level_key}"
-        folders = topic_folders(level_folder, len(chosen), self.options.page_size)
+        folders = topic_folders(level_folder, len(chosen), size)
         field_name = self.bank.name(self.catalog.fields[field_key].name, locale)
         t = strings_for(locale)
         base = f"{locale}/{field_key}"
-        for number, (folder, part) in enumerate(
-            zip(folders, split(chosen, self.options.page_size), strict=True), 1
-        ):
+        for number, (folder, part) in enumerate(zip(folders, split(chosen, size), strict=True), 1):
             groups = []
             for (spec_key, topic_key), members in groupby(part, key=_spec_topic):
                 topic = self.catalog.fields[field_key].specializations[spec_key].topics[topic_key]
-                questions = [entry for _spec, entry in members]
                 groups.append(
                     {
                         "name": self.bank.name(topic.name, locale),
                         "key": topic_key,
-                        "questions": self.questions(site, questions, locale, 3, copy=True),
+                        "list": self.level_list([e for _spec, e in members], locale, t),
                     }
                 )
             site.pages[f"{base}/{folder}/index.md"] = self.env.get_template(
@@ -881,7 +882,7 @@ class _Renderer:
                 level=level_key,
                 level_name=level_name,
                 field_name=field_name,
-                level_names=self._level_names_json(locale),
+                count=len(chosen),
                 groups=groups,
                 part=number,
                 pager=_pager(folders, number),
@@ -891,6 +892,29 @@ class _Renderer:
         gone = len(folders) + 1  # parts an update left behind (the level lost questions)
         while site.pages.pop(f"{base}/{part_folder(level_folder, gone)}/index.md", None):
             gone += 1
+
+    def level_list(self, entries: list[Entry], locale: str, t: Mapping[str, Any]) -> str:
+        """A seniority page's list of one topic's questions: each a link to the question's
+        anchor on the topic page (part) that shows it (the URL its permalink and search
+        result name), its heading's title there and its difficulty; assets/level.js adds
+        the reader's standing on each. Built as a string (a level of a big bank lists tens
+        of thousands), written as HTML that Markdown leaves as it is."""
+        e = escape
+        out = ['<ul class="qb-level-list">']
+        for entry in entries:
+            difficulty = entry.question.difficulty
+            badge = (
+                f' <span class="qb-badge qb-difficulty" data-difficulty="{difficulty}">'
+                f"{e(t['difficulty_levels'][difficulty])}</span>"
+                if difficulty
+                else ""
+            )
+            out.append(
+                f'<li><a href="../{e(self.folder(entry, locale))}/#q-{entry.id}">'
+                f"{self.heading_of(entry, locale).html}</a>{badge}</li>"
+            )
+        out.append("</ul>")
+        return "\n".join(out)
 
     def _level_names_json(self, locale: str) -> str:
         return json.dumps(
@@ -1098,7 +1122,7 @@ def page_paths(bank: Bank, locale: str, page_size: int = DEFAULT_PAGE_SIZE) -> l
             f"{base}/{folder}/index.md"
             for level in bank.catalog.seniorities
             for folder in topic_folders(
-                f"{LEVEL_PREFIX}{level}", levels[field_key, level], page_size
+                f"{LEVEL_PREFIX}{level}", levels[field_key, level], level_page_size(page_size)
             )
         ]
         paths.append(f"{base}/practice/index.md")
