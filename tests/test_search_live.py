@@ -139,12 +139,14 @@ def other_questions_step(
 
 
 @pytest.fixture
-def small_buckets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Few postings per CJK terms file, so that edits cross bucket boundaries often."""
+def small_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few postings per CJK terms file and few bytes per run of prefixes, so that edits cross
+    bucket boundaries and move the runs' boundaries often."""
     monkeypatch.setattr(search.index, "BUCKET_POSTINGS", 9)
+    monkeypatch.setattr(search.index, "FILE_BYTES", 60)
 
 
-@pytest.mark.usefixtures("small_buckets")
+@pytest.mark.usefixtures("small_files")
 @pytest.mark.parametrize("seed", range(6))
 def test_any_sequence_of_rebuilds_leaves_the_index_a_fresh_write_would(
     tmp_path: Path, seed: int
@@ -189,7 +191,7 @@ def test_any_sequence_of_rebuilds_leaves_the_index_a_fresh_write_would(
     st.lists(st.integers(0, 2**32), min_size=1, max_size=8),
     st.integers(1, 40),
 )
-@pytest.mark.usefixtures("small_buckets")
+@pytest.mark.usefixtures("small_files")
 def test_edits_of_the_same_questions_are_written_at_once(seeds: list[int], size: int) -> None:
     rng = random.Random(size)
     docs = {"zh": [made_up(rng, f"/zh/t/#q-{n}") for n in range(size)]}
@@ -303,7 +305,7 @@ def test_edits_after_a_pending_rebuild_are_applied_after_it(tmp_path: Path) -> N
     assert_indexed(tmp_path, {"en": latest})
 
 
-@pytest.mark.usefixtures("small_buckets")
+@pytest.mark.usefixtures("small_files")
 @pytest.mark.parametrize("edit_at_once", [False, True])
 def test_an_index_another_process_wrote_is_taken_over(tmp_path: Path, edit_at_once: bool) -> None:
     """The first serve build's locale process writes the other locales' indexes: ``first``

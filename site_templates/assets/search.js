@@ -1,9 +1,10 @@
 /* qbank search: the header's search box over the site's own search index (qbank/search/).
  *
  * Each locale has an index under <locale>/api/search/: a manifest, terms files (a term's
- * questions with a weight step each), documents files (URL, topic, prompt and the text of the
- * options and explanation of 8 questions each) and filter bitmaps. A query downloads the
- * manifest once, one terms file per query word and the documents of the results shown.
+ * questions with a weight step each: the terms of a run of three-letter prefixes, or a bucket
+ * of CJK terms), documents files (URL, topic, prompt and the text of the options and
+ * explanation of 16 questions each) and filter bitmaps. A query downloads the manifest once,
+ * one terms file per query word and the documents of the results shown.
  * Query words are cut exactly as the index was (lib/tokenize.js mirrors
  * qbank/search/tokenize.py: folding with Turkish case rules and ASCII, Turkish suffix rules
  * read from the manifest, Snowball English from assets/snowball-english.js, CJK characters
@@ -29,6 +30,8 @@ const FILTERS = ["field", "seniority", "difficulty"];
 // Letters a stem needs to match the longer terms it starts when the stemmer cut it.
 const LEAD = 4;
 const LETTER = /\p{L}/u;
+// The manifest's format this script reads (qbank/search/index.py FORMAT).
+const FORMAT = 3;
 
 const instances = new Map(); // locale → Promise of an Index
 
@@ -47,6 +50,17 @@ function bucket(term, buckets) {
 
 function hexName(key) {
   return Array.from(key, (char) => char.codePointAt(0).toString(16)).join("-");
+}
+
+// Two keys in code point order (as Python sorts them; UTF-16 order differs past U+FFFF).
+function compare(a, b) {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
+    if (d) return d;
+  }
+  return x.length - y.length;
 }
 
 // Whether an indexed term answers a query unit, and how well (0: not at all). A word
@@ -125,7 +139,7 @@ function queryUnits(query, locale, stemmer, manifest) {
   for (const unit of units.values()) {
     unit.key = unit.cjk
       ? `~${bucket(unit.term, manifest.buckets)}`
-      : Array.from(unit.term).slice(0, manifest.prefix).join("");
+      : Array.from(unit.term).slice(0, manifest.prefix).join(""); // its prefix
   }
   return [...units.values()];
 }
@@ -149,8 +163,25 @@ class Index {
     this.manifest = manifest;
     this.stemmer = stemmer;
     this.folder = new URL(`${locale}/api/search/`, root);
-    this.present = new Set(manifest.shards.split("\n"));
-    this.files = new Map();
+    // The terms files of prefixes, by first character: the first prefix of each run, sorted.
+    this.runs = new Map();
+    for (const first of manifest.shards ? manifest.shards.split("\n") : []) {
+      const char = String.fromCodePoint(first.codePointAt(0));
+      if (!this.runs.has(char)) this.runs.set(char, []);
+      this.runs.get(char).push(first);
+    }
+  }
+
+  // The terms file holding the terms of ``prefix``: the last run of its first character that
+  // starts at or before it (none: no term has it).
+  fileOf(prefix) {
+    const starts = this.runs.get(String.fromCodePoint(prefix.codePointAt(0))) || [];
+    let found = null;
+    for (const start of starts) {
+      if (compare(start, prefix) > 0) break;
+      found = start;
+    }
+    return found;
   }
 
   file(path) {
@@ -160,8 +191,15 @@ class Index {
   // Questions of one query unit: Map(question → weight of its best matching term there).
   async matches(unit) {
     const found = new Map();
-    if (!unit.cjk && !this.present.has(unit.key)) return found; // (every CJK bucket exists)
-    const shard = await this.file(`t/${hexName(unit.key)}.json`);
+    const name = unit.cjk ? unit.key : this.fileOf(unit.key); // (every CJK bucket exists)
+    if (name === null) return found;
+    const file = await this.file(`t/${hexName(name)}.json`);
+    // A run holds other prefixes too: only the terms of the unit's prefix are looked at (a
+    // prefix shorter than three characters is a whole term).
+    const whole = length(unit.key) < this.manifest.prefix;
+    const shard = unit.cjk
+      ? Object.entries(file)
+      : Object.entries(file).filter(([term]) => (whole ? term === unit.key : term.startsWith(unit.key)));
     const levels = this.manifest.levels;
     const post = (deltas, like) => {
       let code = 0;
@@ -172,16 +210,16 @@ class Index {
         if (weight > (found.get(id) || 0)) found.set(id, weight);
       }
     };
-    for (const [term, deltas] of Object.entries(shard)) {
+    for (const [term, deltas] of shard) {
       const like = likeness(unit, term);
       if (like) post(deltas, like);
     }
-    // Nothing as typed: the terms of the same file a typo or two away ("thrughput"),
+    // Nothing as typed: the terms of the same prefix a typo or two away ("thrughput"),
     // weighed less; the matcher marks them too.
     const max = found.size || unit.cjk || unit.short ? 0 : typos(unit.term);
     if (max) {
       unit.near = new Set();
-      for (const [term, deltas] of Object.entries(shard)) {
+      for (const [term, deltas] of shard) {
         const d = distance(unit.term, term, max);
         if (d > max) continue;
         unit.near.add(term);
@@ -308,6 +346,7 @@ function indexFor(locale) {
   if (!instances.has(locale)) {
     const ready = (async () => {
       const manifest = await json(new URL(`${locale}/api/search/index.json`, root));
+      if (manifest.format !== FORMAT) throw new Error(`search index format ${manifest.format}`);
       return new Index(locale, manifest, await stemmerFor(manifest.stem));
     })();
     ready.catch(() => instances.delete(locale));

@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
+import base64
+import itertools
+import json
+import re
+import shutil
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +17,8 @@ import pytest
 import search_bank
 from playwright.sync_api import expect
 from search_bank import BACKUPS, LATENCY_EASY, LATENCY_HARD, LATENCY_OPEN, LOADING, POOL
+
+from qbank.search import INDEX_DIR, LEVELS, SearchDoc, index, write_index
 
 search_site = search_bank.search_site  # the module-scoped fixture
 
@@ -248,3 +256,89 @@ def test_one_word_counts_as_before(tab: Any) -> None:
     tab.goto("en/")
     assert len(search(tab, "latency")) == 3
     assert status(tab) == "3 questions"
+
+
+def documents_back(folder: Path) -> list[SearchDoc]:
+    """The documents a written index was made from, read back from its files."""
+    manifest = json.loads((folder / "index.json").read_text("utf-8"))
+    shown: list[list[str]] = []
+    for number in range((manifest["docs"] + manifest["chunk"] - 1) // manifest["chunk"]):
+        shown += json.loads((folder / f"d/{number}.json").read_text("utf-8"))
+    terms: list[list[tuple[str, int]]] = [[] for _ in shown]
+    for path in (folder / "t").iterdir():
+        for term, deltas in json.loads(path.read_text("utf-8")).items():
+            for code in itertools.accumulate(deltas):
+                terms[code // LEVELS].append((term, code % LEVELS))
+    filters: list[list[tuple[str, str]]] = [[] for _ in shown]
+    for name, values in json.loads((folder / "f.json").read_text("utf-8")).items():
+        for value, encoded in values.items():
+            bits = base64.b64decode(encoded)
+            for number in range(len(shown)):
+                if bits[number >> 3] >> (number & 7) & 1:
+                    filters[number].append((name, value))
+    return [
+        SearchDoc(url, topic, prompt, more, tuple(filters[n]), tuple(sorted(terms[n])))
+        for n, (url, topic, prompt, more) in enumerate(shown)
+    ]
+
+
+def queries_of(folder: Path, locale: str) -> list[str]:
+    """What a reader may type in ``locale``: words of the prompts, the same with a typo (two
+    letters swapped), their first two letters, a Chinese run's pairs and characters."""
+    manifest = json.loads((folder / "index.json").read_text("utf-8"))
+    prompts = [
+        prompt
+        for number in range((manifest["docs"] + manifest["chunk"] - 1) // manifest["chunk"])
+        for _url, _topic, prompt, _more in json.loads((folder / f"d/{number}.json").read_text())
+    ]
+    words = sorted({w for p in prompts for w in re.findall(r"\w+", p) if not w.isdigit()})
+    found: list[str] = []
+    for word in words[:: max(1, len(words) // 12)]:
+        if re.fullmatch(r"[\u4e00-\u9fff]+", word):
+            found += [word[:4], word[:2], word[0]]
+        else:
+            found += [word, word[:2]]
+            if len(word) > 4:
+                found.append(word[0] + word[2] + word[1] + word[3:])
+    return found
+
+
+@pytest.mark.parametrize(("file_bytes", "bucket_postings"), [(0, 2000), (40, 3)])
+def test_the_same_results_whatever_terms_share_a_file(
+    browser: Any,
+    search_site: tuple[str, Path],
+    folder_server: Callable[[Path], AbstractContextManager[str]],
+    page_recorder: Callable[..., Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    file_bytes: int,
+    bucket_postings: int,
+) -> None:
+    """The site's index (a run of prefixes a file) against the same documents' index with
+    each prefix in a file of its own (``FILE_BYTES`` 0: the files of before) or in runs of
+    40 bytes (many runs a first letter), CJK buckets of 2,000 postings (as before) or of 3:
+    every query finds the same questions in the same order, counted the same."""
+    base, site = search_site
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    monkeypatch.setattr(index, "FILE_BYTES", file_bytes)
+    monkeypatch.setattr(index, "BUCKET_POSTINGS", bucket_postings)
+    for locale in ("en", "tr", "zh"):
+        write_index(documents_back(site / locale / INDEX_DIR), copy / locale / INDEX_DIR, locale)
+    runs = json.loads((site / "en" / INDEX_DIR / "index.json").read_bytes())["shards"]
+    other_runs = json.loads((copy / "en" / INDEX_DIR / "index.json").read_bytes())["shards"]
+    assert len(other_runs.split("\n")) > 2 * len(runs.split("\n"))
+    with (
+        folder_server(copy) as other,
+        page_recorder(browser, base) as mine,
+        page_recorder(browser, other) as theirs,
+    ):
+        for locale in ("en", "tr", "zh"):
+            queries = queries_of(site / locale / INDEX_DIR, locale)
+            assert len(queries) > 10
+            mine.goto(f"{locale}/")
+            theirs.goto(f"{locale}/")
+            for query in queries:
+                got = [h.removeprefix(base) for h in search(mine, query)]
+                want = [h.removeprefix(other) for h in search(theirs, query)]
+                assert (query, got, status(mine)) == (query, want, status(theirs))

@@ -1,8 +1,9 @@
 """The on-disk search index of a locale: its format, and the state it is written from.
 
 The index of a locale is a folder of small static files (``index_files``): terms files that
-map the terms starting with the same three letters (or a bucket of CJK terms) to their
-questions, documents files of ``CHUNK`` questions, and one bitmap per filter value.
+map terms to their questions (the terms of a run of three-letter prefixes of one first
+letter, or a bucket of CJK terms), documents files of ``CHUNK`` questions, and one bitmap per
+filter value.
 ``assets/search.js`` downloads only what a query needs: the manifest, the terms file of each
 query word and the documents of the results it shows. Writing an index is plain Python over
 the documents; its bytes depend only on them.
@@ -23,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from qbank.bank.load import gc_paused
 from qbank.search.cjkpostings import CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
@@ -30,16 +33,30 @@ from qbank.search.tokenize import is_cjk, stemmer_spec
 
 INDEX_DIR = "api/search"
 """Where a locale's index sits, under ``<locale>/`` (``<locale>/api/`` is reserved)."""
-FORMAT = 2
+FORMAT = 3
+"""3: a terms file of Latin terms holds a run of prefixes (``FILE_BYTES``); 2: one prefix."""
 CHUNK = 16
 """Questions per documents file (a result list loads the chunks of the questions shown)."""
 PREFIX = 3
-"""Terms are filed by their first three characters, so a query word finds its one terms file
-at once: three characters or more match every term they start, shorter ones a whole term."""
-BUCKET_POSTINGS = 2000
+"""A query word is looked up among the terms of its first three characters (its prefix,
+``prefix_of``): three characters or more match every term they start, shorter ones a whole
+term. The terms of a prefix are always in one terms file."""
+FILE_BYTES = 32_000
+"""About how large a terms file of Latin terms grows: the prefixes of one first character, in
+order, are cut into runs of about this many bytes of terms, a file each (``runs``; a prefix
+bigger alone is a file alone). A file a prefix made most of a site's files: at 30,000
+questions a locale had 6,400 terms files, half of them one term of 18 bytes, and Cloudflare
+Pages takes 20,000 files a site. Runs of 32 kB make about 550 a locale, while a query word
+still downloads one file, of at most about 32 kB raw (10-14 kB gzip), and the manifest lists
+550 files instead of 6,400 (2.8 kB instead of 32 kB: 14 kB gzip less on a first query). A
+run never crosses a first character, so that an edit under ``mkdocs serve`` cuts that
+character's runs again, no more."""
+BUCKET_POSTINGS = 5000
 """About how many postings of CJK terms share a terms file (CJK terms are filed by a hash:
 they are only ever looked up whole). Every bucket has its file, even an empty one, so the
-manifest only gives their number."""
+manifest only gives their number. 5,000 (about 22 kB raw, 9 kB gzip a file): a Chinese index
+of 30,000 questions has 2,260 buckets instead of 5,660 with 2,000, and a query of four
+characters (three pairs, three files) downloads about 18 kB gzip more."""
 
 
 Pace = Callable[[Iterable[Any], int], Iterable[Any]]
@@ -73,9 +90,55 @@ def bucket(term: str, buckets: int) -> int:
     return h % buckets
 
 
-def shard_key(term: str, buckets: int) -> str:
-    """Which terms file holds ``term``: ``~<n>`` for CJK, else its first characters."""
-    return f"~{bucket(term, buckets)}" if term[0] >= "\u3040" and is_cjk(term) else term[:PREFIX]
+def bucketed(term: str) -> bool:
+    """Whether ``term`` is filed in a CJK bucket (else by its prefix, in a run)."""
+    return term[0] >= "\u3040" and is_cjk(term)
+
+
+def prefix_of(term: str) -> str:
+    """The prefix a term is looked up by: its first ``PREFIX`` characters."""
+    return term[:PREFIX]
+
+
+def bucket_key(term: str, buckets: int) -> str:
+    """The key of the CJK terms file of ``term`` (``bucketed``): ``~<n>``."""
+    return f"~{bucket(term, buckets)}"
+
+
+def entry_sizes(lists: list[array[int]]) -> list[int]:
+    """The bytes each term's postings (not delta-coded) take in a terms file, delta-coded, its
+    name's quotes, colon, brackets and comma included (its name's own bytes are not): what
+    ``runs`` adds up."""
+    if not lists:
+        return []
+    lengths = np.fromiter(map(len, lists), np.int64, len(lists))
+    codes = np.frombuffer(b"".join(codes.tobytes() for codes in lists), np.int32)
+    deltas = np.diff(codes.astype(np.int64), prepend=0)
+    starts = np.cumsum(lengths) - lengths
+    firsts = starts[lengths > 0]
+    deltas[firsts] = codes[firsts]
+    widths = np.ones(len(deltas), np.int64) + 1  # a digit and the comma after
+    for power in range(1, 10):
+        widths += deltas >= 10**power
+    totals = np.concatenate([[0], np.cumsum(widths)])
+    sizes: list[int] = (totals[starts + lengths] - totals[starts] + 5).tolist()
+    return sizes
+
+
+def runs(sizes: dict[str, int]) -> list[list[str]]:
+    """The prefixes of one first character (with the bytes of their terms) cut into terms
+    files: runs of prefixes in order, a run closed when the next prefix would take it past
+    ``FILE_BYTES``. A file is named by its first prefix (``LocaleIndex.shards``)."""
+    files: list[list[str]] = []
+    total = 0
+    for prefix in sorted(sizes):
+        size = sizes[prefix]
+        if not files or total + size > FILE_BYTES:
+            files.append([])
+            total = 0
+        files[-1].append(prefix)
+        total += size
+    return files
 
 
 def shard_name(key: str) -> str:
@@ -140,7 +203,10 @@ class LocaleIndex:
     - ``filters``: filter → value → bitmap of the questions it keeps (one bit per question);
     - ``cjk``: how many postings CJK terms have, which sets ``buckets``, the number of terms
       files CJK terms are hashed into;
-    - ``shards``: terms file key (``shard_key``) → its terms;
+    - ``shards``: terms file key → its terms: ``~<n>`` for a CJK bucket (``bucket_key``),
+      else the first prefix of a run (``runs``), the run holding every term of its prefixes;
+    - ``sizes``: per term filed in a run, the bytes of its postings (``entry_sizes``; the
+      term's length is added where they are summed);
     - ``packed``: after ``build``, the CJK terms' postings in arrays (``CjkPostings``), from
       which ``files`` writes their terms files; ``unpack`` moves them into ``postings`` and
       ``shards`` (what ``replace`` edits), as the live index does once it is written.
@@ -157,6 +223,7 @@ class LocaleIndex:
     cjk: int = 0
     buckets: int = 1
     shards: dict[str, set[str]] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
     packed: CjkPostings | None = None
 
     @classmethod
@@ -199,11 +266,29 @@ class LocaleIndex:
         terms = pace(postings.items(), 4096)
         index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term)) + len(packed or ())
         index.buckets = max(1, index.cjk // BUCKET_POSTINGS)
+        by_first: dict[str, list[str]] = {}
         for term in pace(postings, 4096):
-            index.shards.setdefault(shard_key(term, index.buckets), set()).add(term)
+            if bucketed(term):
+                index.shards.setdefault(bucket_key(term, index.buckets), set()).add(term)
+            else:
+                by_first.setdefault(term[0], []).append(term)
+        for terms in pace(list(by_first.values()), 16):
+            index.sizes.update(zip(terms, entry_sizes([postings[t] for t in terms]), strict=True))
+            index.shards.update(index._runs(terms))
         if packed is not None and any(key.startswith("~") for key in index.shards):
             index.unpack()  # (a CJK term that was not packed: all filed one by one)
         return index
+
+    def _runs(self, terms: Iterable[str]) -> dict[str, set[str]]:
+        """The terms files of ``terms`` (of one first character, each in ``sizes``): first
+        prefix → terms."""
+        by_prefix: dict[str, set[str]] = {}
+        sizes: Counter[str] = Counter()
+        for term in terms:
+            prefix = prefix_of(term)
+            by_prefix.setdefault(prefix, set()).add(term)
+            sizes[prefix] += self.sizes[term] + len(term.encode("utf-8"))
+        return {run[0]: set().union(*(by_prefix[prefix] for prefix in run)) for run in runs(sizes)}
 
     def unpack(self, pace: Pace | None = None) -> None:
         """Move the packed CJK postings into ``postings`` and ``shards`` (for ``replace``)."""
@@ -243,7 +328,9 @@ class LocaleIndex:
         )
 
     def manifest_file(self) -> tuple[str, bytes]:
-        """``index.json``: format, sizes, CJK buckets, the stemmer and the terms files' keys."""
+        """``index.json``: format, sizes, CJK buckets, the stemmer and the terms files' keys
+        (``shards``: the first prefix of each run, sorted; a prefix is in the last run of its
+        first character that starts at or before it)."""
         return "index.json", _json(
             {
                 "format": FORMAT,
@@ -297,7 +384,8 @@ class LocaleIndex:
     def replace(self, edits: Iterable[tuple[int, SearchDoc, SearchDoc]]) -> IndexChanges:
         """Put each edited question ``(n, old, new)`` in place of its old version (same number,
         same URL) and say which files changed. Only the terms whose postings differ are
-        touched; when the CJK postings cross a multiple of ``BUCKET_POSTINGS`` every CJK term
+        touched; the runs of their first characters are cut again (as ``build`` would cut
+        them); when the CJK postings cross a multiple of ``BUCKET_POSTINGS`` every CJK term
         is filed again under the new number of buckets."""
         self.unpack()
         changes = IndexChanges()
@@ -357,23 +445,26 @@ class LocaleIndex:
     def _file(self, touched: set[str], changes: IndexChanges) -> None:
         """File the ``touched`` terms in their terms files (a term without postings leaves
         its file, a file without terms goes), refiling every CJK term when the number of
-        buckets changed."""
+        buckets changed and cutting the runs of the other terms' first characters again."""
+        latin = {term for term in touched if not bucketed(term)}
+        touched = touched - latin
+        self._file_runs(latin, changes)
         buckets = max(1, self.cjk // BUCKET_POSTINGS)
         if buckets != self.buckets:
             old_buckets = self._buckets()
             old_keys = [key for key in self.shards if key.startswith("~")]
             cjk_terms = {term for key in old_keys for term in self.shards.pop(key)}
-            cjk_terms |= {term for term in touched if is_cjk(term)}
+            cjk_terms |= touched
             self.buckets = buckets
             for term in cjk_terms:
                 if term in self.postings:
-                    self.shards.setdefault(shard_key(term, buckets), set()).add(term)
+                    self.shards.setdefault(bucket_key(term, buckets), set()).add(term)
             changes.shards.update(old_keys, old_buckets)
             changes.shards.update(self._buckets())
             changes.manifest = True
-            touched = {term for term in touched if not is_cjk(term)}
+            touched = {term for term in touched if not bucketed(term)}
         for term in touched:
-            key = shard_key(term, self.buckets)
+            key = bucket_key(term, self.buckets)
             changes.shards.add(key)
             members = self.shards.get(key)
             if term in self.postings:
@@ -387,14 +478,43 @@ class LocaleIndex:
                     del self.shards[key]
                     changes.manifest = True
 
+    def _file_runs(self, touched: set[str], changes: IndexChanges) -> None:
+        """Cut again the runs of the first characters of ``touched`` (terms filed by prefix,
+        their postings changed), noting the files whose terms or postings changed."""
+        present = [term for term in touched if term in self.postings]
+        for term in touched - set(present):
+            self.sizes.pop(term, None)
+        self.sizes.update(
+            zip(present, entry_sizes([self.postings[t] for t in present]), strict=True)
+        )
+        for first in {term[0] for term in touched}:
+            old = {
+                key: members
+                for key, members in self.shards.items()
+                if key[0] == first and not key.startswith("~")
+            }
+            terms = {term for members in old.values() for term in members}
+            terms = {term for term in terms | touched if term[0] == first and term in self.postings}
+            new = self._runs(terms)
+            for key in old.keys() | new.keys():
+                members = new.get(key)
+                if members != old.get(key) or (members is not None and members & touched):
+                    changes.shards.add(key)
+            if old.keys() != new.keys():
+                changes.manifest = True
+            for key in old:
+                del self.shards[key]
+            self.shards.update(new)
+
 
 def index_files(docs: Iterable[SearchDoc], locale: str) -> Iterator[tuple[str, bytes]]:
     """A locale's index as files (path relative to its folder, bytes), one at a time.
 
     - ``index.json``: format, number of questions, chunk size, prefix length, number of CJK
-      buckets, weight steps, the stemmer (``stemmer_spec``) and the list of terms files;
+      buckets, weight steps, the stemmer (``stemmer_spec``) and the list of terms files (the
+      first prefix of each run, ``manifest_file``);
     - ``t/<key>.json``: ``{term: postings}`` for the terms filed under ``key`` (see
-      ``shard_key``); a posting is ``LEVELS * n + step`` for question ``n`` and the term's
+      ``LocaleIndex.shards``); a posting is ``LEVELS * n + step`` for question ``n`` and the term's
       weight step there (``documents.levels``), sorted and delta-coded;
     - ``d/<n>.json``: ``[url, topic, prompt, more]`` of questions ``n*CHUNK`` onwards;
     - ``f.json``: per filter and value, a bitmap (base64) of the questions it keeps.
