@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from chrome_text import english_left, material_text
-from fixtures.messy_bank import BIG, qid
+from fixtures.messy_bank import BIG, QUESTIONS, qid
 from playwright.sync_api import expect
 
 from qbank.site.parts import DEFAULT_PAGE_SIZE
@@ -438,15 +438,16 @@ def test_every_edit_link_opens_the_question_file_and_every_source_is_a_url(
         tab.goto(f"{locale}/{topic}")
         links += tab.locator("div.qb-q").evaluate_all(
             """nodes => nodes.map(q => ({
-                file: q.dataset.file,
+                qid: q.dataset.qid,
                 edit: q.querySelector('a.qb-edit')?.href,
                 sources: [...q.querySelectorAll('.qb-source a')].map(a => a.getAttribute('href')),
                 sourceText: q.querySelector('.qb-source')?.textContent || '',
             }))"""
         )
     assert len(links) >= 12
+    files = {data["id"]: path for path, data in QUESTIONS.items()}  # the bank's own files
     for link in links:
-        assert link["edit"] == f"{REPO}/edit/main/content/{link['file']}", link
+        assert link["edit"] == f"{REPO}/edit/main/content/{files[link['qid']]}", link
     sources = [link for link in links if link["sources"]]
     assert len(sources) == 2  # microtasks and lost-update, in every locale
     for link in sources:
