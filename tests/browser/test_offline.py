@@ -209,7 +209,9 @@ def test_a_new_build_waits_for_the_reader_and_never_mixes(
     notice.wait_for(timeout=30_000)
     assert NEW_PROMPT not in tab.content()
     notice.locator("button").click()
-    tab.wait_for_function(f"() => document.body.textContent.includes({NEW_PROMPT!r})")
+    tab.wait_for_function(
+        f"() => !!document.body && document.body.textContent.includes({NEW_PROMPT!r})"
+    )
     tab.wait_for_load_state("load")
     assert tab.evaluate("() => localStorage.getItem('qbank:v1:progress')") == "{}"
     # Every file of the page's resource list, as the worker serves it, is the second build's.
