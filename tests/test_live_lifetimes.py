@@ -135,7 +135,7 @@ def test_a_failed_load_in_its_process_prints_its_traceback(
         pytest.skip("no os.fork")
     content = write_small_bank(tmp_path / "content")
 
-    def broken(root: Path) -> None:
+    def broken(root: Path, *_: object) -> None:
         raise RuntimeError("boom in the load")
 
     monkeypatch.setattr(loading, "load_bank", broken)
