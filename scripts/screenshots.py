@@ -151,7 +151,21 @@ def shoot(base: str, site: Path, out: Path, locale: str, only: set[str] | None =
         page = context.new_page()
         page.goto(topic)
         answer_two(page)
-        page.locator('.qb-q[data-kind="choice"]').first.scroll_into_view_if_needed()
+        # The first choice question's heading just below the header, without Material's
+        # "Back to top" (the answers' scrolling shows it) over the options.
+        page.evaluate(
+            """() => {
+              window.scrollTo({top: 0, behavior: 'instant'});
+              const q = document.querySelector('.qb-q[data-kind="choice"]');
+              const heading = document.getElementById('h-' + q.dataset.qid) || q;
+              const header = document.querySelector('.md-header').offsetHeight;
+              window.scrollTo({
+                top: heading.getBoundingClientRect().top - header - 8, behavior: 'instant'});
+              const top = document.querySelector('.md-top');
+              if (top) top.style.display = 'none';
+            }"""
+        )
+        page.wait_for_timeout(300)
         snap(page, out / "phone.png")
         context.close()
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 1000})
