@@ -65,7 +65,8 @@ def digests(site: Path) -> dict[str, str]:
 
 
 def entries(project: Path, kind: str = "") -> list[Path]:
-    """The cache's entries (of ``kind``: ``checked`` files, search ``docs``)."""
+    """The cache's entries (of ``kind``: ``checked`` files, search ``docs``, ``match``
+    counts)."""
     return sorted(p for p in (project / CACHE / kind).rglob("*.json"))
 
 
@@ -175,9 +176,13 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     # the search documents: one entry per topic and locale
     docs = set(entries(project, "docs"))
     assert len(docs) == len(topics(content))
+    # the match's topic counts: one entry per topic and locale too
+    match = set(entries(project, "match"))
+    assert len(match) == len(topics(content))
     build(project, content)
     assert {p: p.stat().st_mtime_ns for p in entries(project, "checked")}.keys() == first.keys()
     assert set(entries(project, "docs")) == docs
+    assert set(entries(project, "match")) == match
     (content / "backend/indexing/covering-index.yaml").unlink()
     build(project, content)
     assert len(entries(project, "checked")) == len(first) - 1  # the removed file's pruned
@@ -186,6 +191,9 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     again = set(entries(project, "docs"))
     assert len(again) == len(topics(content))
     assert 0 < len(again - docs) <= 3
+    counted = set(entries(project, "match"))
+    assert len(counted) == len(topics(content))
+    assert 0 < len(counted - match) <= 3
     build(project, content, version="9.9.9")
     assert len(entries(project, "checked")) == len(first) - 1  # all made again, old pruned
     assert not set(entries(project)) & (set(first) | again)
@@ -218,6 +226,15 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     made = store._parse(docs.read_bytes(), "docs", docs.stem)[0]
     assert made
     assert all(len(doc) == 7 and doc[0].startswith("/") for doc in made)
+    # and one of a topic's match counts
+    counts = entries(warm, "match")[0]
+    Store(warm / CACHE).put("match", counts.stem, [["term"], ["many"]])
+    build(warm, content)
+    same_sites(warm, cold)
+    terms, weights = store._parse(counts.read_bytes(), "match", counts.stem)[0]
+    assert terms
+    assert len(terms) == len(weights)
+    assert all(isinstance(n, float) for n in weights)
 
 
 def test_an_entry_is_checked_before_it_is_used(
@@ -253,6 +270,7 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     kept = entries(tmp_path, "checked")
     assert len(kept) == len(QUESTIONS) - 1
     assert len(entries(tmp_path, "docs")) == len(topics(content))
+    assert len(entries(tmp_path, "match")) == len(topics(content))
     rng = random.Random(3)
     for n, edit in enumerate((add, move, translate, rename)):
         edit(content, rng, n)

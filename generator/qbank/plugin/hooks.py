@@ -179,7 +179,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options), default)
-        return Shared(bank, render_locale(bank, self.options, default), default)
+        return Shared(bank, render_locale(bank, self.options, default, self.store), default)
 
     def _load(self, content_root: Path) -> Bank | None:
         """The bank; ``None`` when it has errors under ``mkdocs serve`` after a published

@@ -35,6 +35,7 @@ from mkdocs.exceptions import PluginError
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.live.doccache import stored_docs
+from qbank.live.matchcache import stored_counts
 from qbank.live.store import Store
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
@@ -86,12 +87,14 @@ class Handoff:
             self.current = None
 
 
-def render_locale(bank: Bank, options: RenderOptions, locale: str) -> RenderedSite:
+def render_locale(
+    bank: Bank, options: RenderOptions, locale: str, store: Store | None = None
+) -> RenderedSite:
     """``locale``'s pages alone, its practice and JSON API files deferred (written after its
-    build, one at a time)."""
+    build, one at a time); the match counts of unchanged topics from ``store``."""
     started = time.monotonic()
     options = dataclasses.replace(options, locales=(locale,), defer_files=True)
-    site = render_site(bank, options, None)
+    site = render_site(bank, options, None, stored_counts(store or Store(None), bank))
     phase(started, "%s: pages rendered", locale)
     return site
 
@@ -140,7 +143,7 @@ def build_locale(
     site = shared.site
     rendered = locale not in site.nav
     if rendered:
-        site = render_locale(shared.bank, options, locale)
+        site = render_locale(shared.bank, options, locale, store)
     started = time.monotonic()
     with handoff.handing(Shared(shared.bank, site, locale)):
         internals.build_nested(config, folder)

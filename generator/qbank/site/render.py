@@ -46,7 +46,7 @@ from qbank.bank.staleness import is_stale, source_locale
 from qbank.site import practice
 from qbank.site.bankdata import bank_json, question_json
 from qbank.site.headings import Heading, first_block, topic_headings, without_first_paragraph
-from qbank.site.match import match_file, match_path
+from qbank.site.match import TopicCounts, match_file, match_path
 from qbank.site.parts import (
     DEFAULT_PAGE_SIZE,
     level_page_size,
@@ -308,7 +308,13 @@ class BodyCache:
 
 
 class _Renderer:
-    def __init__(self, bank: Bank, options: RenderOptions, cache: BodyCache | None = None) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        options: RenderOptions,
+        cache: BodyCache | None = None,
+        counts: TopicCounts | None = None,
+    ) -> None:
         self.bank = bank
         self.options = options
         self.env = _environment()
@@ -320,7 +326,7 @@ class _Renderer:
         # makes each when its page is written and lets it go.
         self._cache = cache
         self._bodies = cache.start(bank, options) if cache is not None else {}
-        self._match_counts = cache.match_counts if cache is not None else None
+        self._match_counts = cache.match_counts if cache is not None else counts
         # Memos of this render (``_match``: each locale's match file, made once a render;
         # ``_html``, ``_headings``). Their writer is the thread that uses this render: the
         # rendering thread while it builds, then serve's background data-file writer. Both
@@ -1214,10 +1220,15 @@ def update_site(
 
 
 def render_site(
-    bank: Bank, options: RenderOptions | None = None, cache: BodyCache | None = None
+    bank: Bank,
+    options: RenderOptions | None = None,
+    cache: BodyCache | None = None,
+    counts: TopicCounts | None = None,
 ) -> RenderedSite:
     """Every page and static file of the site for ``bank`` (see the module docstring).
 
-    ``cache`` (kept across ``mkdocs serve`` rebuilds) reuses the HTML of unchanged questions.
+    ``cache`` (kept across ``mkdocs serve`` rebuilds) reuses the HTML of unchanged questions
+    and the match counts of unchanged topics; without it ``counts`` (the persistent cache's,
+    ``qbank.live.matchcache``) gives the match counts.
     """
-    return _Renderer(bank, options or RenderOptions(), cache).render()
+    return _Renderer(bank, options or RenderOptions(), cache, counts).render()

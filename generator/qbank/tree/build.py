@@ -44,6 +44,7 @@ from qbank.bank.progress import Report, no_progress
 from qbank.live.checkcache import StoredChecks
 from qbank.live.doccache import stored_docs
 from qbank.live.index import LiveIndex
+from qbank.live.matchcache import stored_counts
 from qbank.live.session import SiteSession
 from qbank.live.store import DEFAULT_DIR, Store
 from qbank.search import INDEX_DIR, index_files
@@ -505,7 +506,7 @@ class TreeBuilder:
                 self.out,
                 tree_files(
                     bank,
-                    _by_locale(bank, options, progress),
+                    _by_locale(bank, options, progress, store),
                     user,
                     own_docs=own,
                     release=True,
@@ -580,13 +581,17 @@ class TreeBuilder:
         return [f"{DOCS}/{path}" for path in wrote]
 
 
-def _by_locale(bank: Bank, options: RenderOptions, progress: Report) -> Iterator[RenderedSite]:
+def _by_locale(
+    bank: Bank, options: RenderOptions, progress: Report, store: Store
+) -> Iterator[RenderedSite]:
     """Each locale's site alone, rendered when asked for (``tree_files`` lets the one before
-    go first). No body is kept: a question's HTML is made for each page that shows it, its
-    texts' conversions kept by ``qbank.bank.markup`` (keeping the bodies would save little
-    CPU for much more memory at the peak)."""
+    go first), the match counts of unchanged topics from ``store``. No body is kept: a
+    question's HTML is made for each page that shows it, its texts' conversions kept by
+    ``qbank.bank.markup`` (keeping the bodies would save little CPU for much more memory at
+    the peak)."""
     locales = bank.catalog.locales
+    counts = stored_counts(store, bank)
     for done, locale in enumerate(locales):
         progress(f"writing {locale}", done, len(locales))
-        yield render_site(bank, dataclasses.replace(options, locales=(locale,)), None)
+        yield render_site(bank, dataclasses.replace(options, locales=(locale,)), None, counts)
     progress("writing", len(locales), len(locales))
