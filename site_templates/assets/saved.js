@@ -44,20 +44,9 @@ function where(question) {
   const heading = document.getElementById(`h-${question.dataset.qid}`);
   const prompt = question.querySelector(".qb-prompt");
   const title = (heading && titleOf(heading)) || squash(prompt ? prompt.textContent : "").slice(0, 120);
-  // The topic: the seniority page's group heading above a copy, else the page's title.
-  let topic = "";
-  if (question.classList.contains("qb-copy")) {
-    for (let node = question.previousElementSibling; node; node = node.previousElementSibling) {
-      if (node.tagName === "H2") {
-        topic = node.textContent.replace(/¶$/, "").trim();
-        break;
-      }
-    }
-  }
-  if (!topic) {
-    const heading = document.querySelector("article h1, h1");
-    topic = heading ? heading.textContent.replace(/¶$/, "").trim() : "";
-  }
+  // The topic: the page's title.
+  const h1 = document.querySelector("article h1, h1");
+  const topic = h1 ? h1.textContent.replace(/¶$/, "").trim() : "";
   return { url, title, topic, locale: url.split("/")[0] };
 }
 

@@ -75,12 +75,11 @@ def _same_slot(old: Slot, new: Slot) -> bool:
     they are)."""
     if old is new:
         return True
-    if (old.level, old.anchor, old.title, old.locale, old.copy) != (
+    if (old.level, old.anchor, old.title, old.locale) != (
         new.level,
         new.anchor,
         new.title,
         new.locale,
-        new.copy,
     ):
         return False
     return old.entry is new.entry or old.html == new.html

@@ -117,7 +117,6 @@ class Slot:
     title: str  # plain text (the table of contents)
     entry: Entry
     locale: str
-    copy: bool
     make: Callable[..., str] = field(compare=False, repr=False)
     title_html: str = ""  # the heading's HTML (inline code kept); empty: ``title`` escaped
     markdown: str = ""  # the heading's Markdown (``Heading.markdown``)
@@ -130,7 +129,7 @@ class Slot:
     @property
     def html(self) -> str:
         """The question's full HTML (``_Renderer.question_html``)."""
-        return self.make(self.entry, self.locale, copy=self.copy)
+        return self.make(self.entry, self.locale)
 
 
 @dataclass
@@ -435,12 +434,12 @@ class _Renderer:
         """The folder of the topic page (part) that shows ``entry`` in ``locale``."""
         return question_folder(self.bank, entry, locale, self.options.page_size)
 
-    def question_html(self, entry: Entry, locale: str, *, copy: bool = False) -> str:
-        """A question's full HTML per DESIGN.md; copies (not on the topic page) are marked."""
+    def question_html(self, entry: Entry, locale: str) -> str:
+        """A question's full HTML per DESIGN.md (on its topic page, the one page showing it)."""
         q = entry.question
         kind = "choice" if q.is_choice else "open"
         attributes = [
-            f'class="qb-q{" qb-copy" if copy else ""}"',
+            'class="qb-q"',
             f'id="q-{entry.id}"',
             f'data-qid="{entry.id}"',
             f'data-kind="{kind}"',
@@ -452,22 +451,16 @@ class _Renderer:
             f'data-difficulty="{q.difficulty or ""}"',
             f'data-topic="{entry.field}/{entry.topic}"',
         ]
-        body = self.body(entry, locale)
-        if copy:
-            body = with_permalink(
-                body, entry, strings_for(locale)["permalink"], self.folder(entry, locale)
-            )
-        return f"<div {' '.join(attributes)}>\n{body}</div>"
+        return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
 
     def questions(
-        self, site: RenderedSite, entries: list[Entry], locale: str, level: int, *, copy: bool
+        self, site: RenderedSite, entries: list[Entry], locale: str, level: int
     ) -> list[tuple[str, str]]:
         """A run of questions for a page template: (Markdown heading, HTML) pairs, or with
         placeholders one pair holding the placeholder of the whole run."""
         if not self.options.placeholders:
             return [
-                (self.heading(e, locale, level), self.question_html(e, locale, copy=copy))
-                for e in entries
+                (self.heading(e, locale, level), self.question_html(e, locale)) for e in entries
             ]
         if not entries:
             return []
@@ -479,7 +472,6 @@ class _Renderer:
                     self.heading_of(e, locale).text,
                     e,
                     locale,
-                    copy,
                     self.question_html,
                     self.heading_of(e, locale).html,
                     self.heading_of(e, locale).markdown,
@@ -830,7 +822,7 @@ class _Renderer:
                 topic=topic_key,
                 folder=f"{field_key}/{topic_key}",
                 level_names=self._level_names_json(locale),
-                questions=self.questions(site, list(chosen), locale, 2, copy=False),
+                questions=self.questions(site, list(chosen), locale, 2),
                 count=len(here),
                 missing=missing if number == 1 else [],
                 missing_count=len(entries) - len(here) if number == 1 else 0,
@@ -1016,8 +1008,7 @@ def question_body(
     else:
         out.append(_invitation("qb-no-model-answer", t["no_model_answer"], t, links))
     out.append("</details>\n")
-    # The links row. The permalink is a copy's alone (question_html adds it): on the topic
-    # page the heading's own anchor is the question's link.
+    # The links row (no permalink: the heading's own anchor is the question's link).
     row = []
     if links["edit"]:
         row.append(
@@ -1045,18 +1036,6 @@ def question_body(
 
 
 LINKS_ROW = '<div class="qb-links">\n'
-
-
-def with_permalink(body: str, entry: Entry, label: str, folder: str) -> str:
-    """``body`` (``question_body``) with a link to the question on its topic page leading its
-    links row (the row, the body's last part, made when it had none)."""
-    href = f"../{escape(folder)}/#q-{escape(entry.id)}"
-    link = f'<a class="qb-permalink" href="{href}">{escape(label)}</a>'
-    at = body.rfind(LINKS_ROW)
-    if at < 0 or body.find("</div>\n", at) + len("</div>\n") != len(body):
-        return f"{body}{LINKS_ROW}{link}</div>\n"
-    at += len(LINKS_ROW)
-    return f"{body[:at]}{link} {body[at:]}"
 
 
 def source_html(source: str) -> str:

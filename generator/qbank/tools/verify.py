@@ -3,11 +3,11 @@
 ``verify_site`` streams every HTML page of a built site (selectolax, one page in memory at a
 time) and reports, as ``SiteProblem`` values:
 
-- a (question, locale) of the bank that is not on the site as a canonical question
-  (``div.qb-q`` without ``qb-copy``, DESIGN.md), or is there more than once; and a
+- a (question, locale) of the bank that is not on the site (``div.qb-q``, DESIGN.md), or is
+  there more than once; and a
   question file of the content folder that is not in the bank (each locale of its prompt);
 - a question whose options (keys and count) or answer key (``data-answer``) differ from the
-  bank, on any page that shows it (copies included), or that the bank does not have;
+  bank, or that the bank does not have;
 - a question's edit link that does not open its file in the repository (the bank's folder
   relative to the repository root, then the file: ``<repo_url>/edit/<branch>/content/…``),
   and a source link that is not an http(s) URL;
@@ -70,7 +70,7 @@ class _Verifier:
         self.repo_url = ""  # the page's repository link (Material's header), "" without one
         self.locales = set(bank.catalog.locales)
         self.problems: list[SiteProblem] = []
-        self.seen: dict[str, dict[str, list[str]]] = {}  # id → locale → canonical pages
+        self.seen: dict[str, dict[str, list[str]]] = {}  # id → locale → pages
         self.ids: dict[str, set[str]] = {}  # page → ids, for pages that links point into
         self.anchor_links: list[tuple[str, str, str]] = []  # (page, target page, fragment)
         self.modules: dict[str, str] = {}  # module file → the first page that loads it
@@ -144,10 +144,7 @@ class _Verifier:
             if entry is None:
                 self.add(page, "a question that is not in the bank", qid=qid or "(no data-qid)")
                 continue
-            classes = (node.attributes.get("class") or "").split()
-            if "qb-copy" not in classes:
-                by_locale = self.seen.setdefault(qid, {})
-                by_locale.setdefault(locale, []).append(page)
+            self.seen.setdefault(qid, {}).setdefault(locale, []).append(page)
             self.compare(node, page, locale, entry)
 
     def compare(self, node: LexborNode, page: str, locale: str, entry: Entry) -> None:
