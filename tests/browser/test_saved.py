@@ -120,6 +120,7 @@ def test_star_works_after_instant_navigation(page: Any) -> None:
     star.wait_for()
     assert page.locator(f"#q-{INPUT_WAIT} .qb-saved-tools").count() == 1
     star.click()
+    expect(star).to_have_attribute("aria-pressed", "true")
     assert stored(page)["items"][INPUT_WAIT]["star"] is True
 
 
