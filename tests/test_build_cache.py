@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import random
 import re
 import subprocess
@@ -372,3 +373,52 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     # stale entries the default folder still holds depends on when its prune ran)
     assert len(list((tmp_path / "elsewhere" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
     assert len(list((tmp_path / "elsewhere" / "docs").rglob("*.json"))) == len(topics(content))
+
+
+def serve_first_build(project: Path, run: str, port: int) -> tuple[str, dict[str, str]]:
+    """Start ``mkdocs serve`` in ``project`` on ``port`` (part of the pages' canonical
+    addresses), wait for its first build; its log and the digests of the HTML pages it
+    served, then stop it."""
+    from support.serving import Served
+
+    temporary = project / f"tmp-{run}"
+    temporary.mkdir()
+    log = project / f"serve-{run}.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(temporary)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    running = Served(port, project / "content", temporary.parent, log, server)
+    try:
+        running.wait_builds(1)
+        (site,) = temporary.glob("mkdocs_*")
+        pages = {k: v for k, v in digests(site).items() if k.endswith(".html")}
+    finally:
+        server.terminate()
+        server.wait(30)
+    return running.text(), pages
+
+
+def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
+    from sitebuild import write_serve_config
+    from support.serving import free_port
+
+    write_small_bank(tmp_path / "content")
+    write_serve_config(tmp_path)
+    port = free_port()
+    log, first = serve_first_build(tmp_path, "first", port)
+    kept, rendered = kept_and_rendered(log)
+    assert (kept, rendered) == (0, len(entries(tmp_path, "pages")))
+    log, warm = serve_first_build(tmp_path, "warm", port)
+    assert kept_and_rendered(log) == (rendered, 0)
+    config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text("utf-8"))
+    config["plugins"][0]["qbank"]["cache"] = False
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+    log, cold = serve_first_build(tmp_path, "cold", port)
+    assert "page cache" not in log
+    assert len(cold) > 20
+    assert warm == cold == first

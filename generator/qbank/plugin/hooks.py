@@ -133,8 +133,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def _store(self, config: MkDocsConfig) -> Store:
         """The persistent cache of this build: ``cache_dir`` beside mkdocs.yml, unless
-        ``cache: false`` (or under ``mkdocs serve``, which keeps its own in memory)."""
-        if not self.config.cache or self.serve is not None:
+        ``cache: false``; under ``mkdocs serve`` for its first build only (its rebuilds keep
+        what they need in memory, ``serve.py``; it never prunes: the next ``mkdocs build``
+        does)."""
+        rebuild = self.serve is not None and self.serve.shared is not None
+        if not self.config.cache or rebuild:
             return Store(None, note=report.log.info)
         config_dir = Path(config.config_file_path or ".").resolve().parent
         return Store(config_dir / str(self.config.cache_dir), note=report.log.info)
