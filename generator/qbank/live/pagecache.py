@@ -3,15 +3,16 @@ hash of everything it was made from, so that a build whose inputs for a page did
 writes the kept HTML instead of rendering the theme's template again (Material's
 ``main.html`` with its nav and table of contents: the biggest share of a build's work).
 
-A page's key has two parts. The build's (``BuildInputs``, once per build): the
-configuration as the templates read it, the whole nav (every item's title, address, file
-and front matter: Material's menu reads them), the list of pages, the digest of every
-template folder that is not an installed package's (the overrides, a custom_dir), the
-interface strings, and the versions of qbank, MkDocs and Material. The page's own
-(``page_key``): its address, title, front matter, table of contents, body, edit and
-canonical links, template name and whatever else its template context holds. Both are
-turned into bytes by ``canonical`` (plain data, sorted; a value it cannot read makes the
-page not cached, never a guess), then into the key by ``store.key`` (with qbank's version).
+A page's key has two parts. The build's (``PageCache.build``, made once per build by the
+MkDocs adapter, ``qbank.plugin.pagecache``): the configuration as the templates read it,
+the digest of every template folder that is not an installed package's (the overrides, a
+custom_dir: ``folder_digest``), the interface strings, and the versions of MkDocs, Material
+and Jinja. The page's own (``page_key``): the whole nav (every item's title, address, file
+and front matter: Material's menu reads them; digested once per build), the list of pages,
+its address, title, front matter, table of contents, body, edit and canonical links,
+template name and whatever else its template context holds. Each is turned into plain data
+by ``canonical`` (sorted; a value it cannot read makes the page not cached, never a guess),
+then into the key by ``store.key`` (with qbank's version).
 
 An entry is the page's address and its HTML; one that is not of that shape, or whose store
 entry is truncated, corrupted or foreign (``Store.get``: reported at INFO), is not used: the
@@ -53,7 +54,7 @@ def canonical(value: Any, refer: Refer | None = None) -> Any:
     return _plain(value, refer, _DEPTH, set())
 
 
-def _plain(value: Any, refer: Refer | None, depth: int, seen: set[int]) -> Any:  # noqa: PLR0911
+def _plain(value: Any, refer: Refer | None, depth: int, seen: set[int]) -> Any:
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):

@@ -237,9 +237,7 @@ class KeptPages:
                 page.canonical_url,
                 _toc(page.toc),
                 canonical(page.meta, _refer),
-                sorted(
-                    [k, canonical(v, _refer)] for k, v in context.items() if k not in _STANDARD
-                ),
+                sorted([k, canonical(v, _refer)] for k, v in context.items() if k not in _STANDARD),
                 str(context["build_date_utc"]) if self.dated else "",
             ]
         except Unreadable:
