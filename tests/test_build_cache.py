@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -318,15 +319,17 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     data[len(data) // 2] ^= 0x01
     corrupted.write_bytes(bytes(data))
     foreign.write_bytes(entries(warm, "pages")[4].read_bytes())
-    url, html = store._parse(other.read_bytes(), "pages", other.stem)[0]
-    Store(warm / CACHE).put("pages", other.stem, ["elsewhere/", html.replace("<", "&lt;")])
+    kept = store._parse(other.read_bytes(), "pages", other.stem, raw=True)[0]
+    packed = kept.split(b"\n", 1)[1]
+    assert zlib.decompress(packed).lstrip().lower().startswith(b"<!doctype html>")
+    Store(warm / CACHE).put_bytes("pages", other.stem, b"elsewhere/\n" + packed)
     log = build(warm, content)
     assert f"cache entry {truncated} is corrupted" in log  # (its checksum)
     assert f"cache entry {corrupted} is corrupted" in log
     assert f"cache entry {foreign} belongs to another key" in log
     assert f"page cache entry {other.stem} is not a page's; rendered again" in log
     same_sites(warm, cold)
-    assert store._parse(other.read_bytes(), "pages", other.stem)[0] == [url, html]
+    assert store._parse(other.read_bytes(), "pages", other.stem, raw=True)[0] == kept
 
 
 def test_an_entry_is_checked_before_it_is_used(

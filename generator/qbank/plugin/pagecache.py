@@ -34,7 +34,15 @@ from mkdocs.structure.nav import Link, Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 
-from qbank.live.pagecache import PageCache, Unreadable, canonical, digest, folder_digest
+from qbank.live.pagecache import (
+    PageCache,
+    Reads,
+    Unreadable,
+    canonical,
+    digest,
+    folder_digest,
+    package_reads,
+)
 from qbank.live.store import Store
 from qbank.plugin import report
 from qbank.site import strings
@@ -85,14 +93,19 @@ def _toc(links: Any) -> list[Any]:
     return [[a.title, a.id, a.level, _toc(a.children)] for a in links]
 
 
-def _nav(items: Any) -> list[Any]:
+def _nav(items: Any, keys: frozenset[str] | None) -> list[Any]:
+    """The nav as a page's menu can show it: of each page's front matter whether it has
+    any, and the ``keys`` the templates read (None: all of it)."""
     out: list[Any] = []
     for item in items:
         if isinstance(item, Page):
+            meta = item.meta
+            if keys is not None:
+                meta = {"": bool(meta), **{k: meta[k] for k in keys if k in meta}}
             file = item.file
-            out.append(["page", item.title, item.url, file.src_uri, canonical(item.meta, _refer)])
+            out.append(["page", item.title, item.url, file.src_uri, canonical(meta, _refer)])
         elif isinstance(item, Section):
-            out.append(["section", item.title, _nav(item.children)])
+            out.append(["section", item.title, _nav(item.children, keys)])
         else:
             out.append(["link", item.title, item.url])
     return out
@@ -112,10 +125,10 @@ def _package_dirs() -> tuple[Path, ...]:
     return tuple(Path(m.__file__ or ".").resolve().parent for m in (mkdocs, material))
 
 
-def build_digest(config: MkDocsConfig) -> tuple[str, bool]:
+def build_digest(config: MkDocsConfig) -> tuple[str, Reads]:
     """The digest of what every page of this build depends on besides its nav and itself
-    (``Unreadable``: a setting the key cannot read), and whether its templates read the
-    build's date."""
+    (``Unreadable``: a setting the key cannot read), and what its templates read beyond the
+    page they render (``Reads``)."""
     settings = []
     for name in sorted(config):
         if name in _WHERE or name in ("plugins", "theme", "nav"):
@@ -129,8 +142,12 @@ def build_digest(config: MkDocsConfig) -> tuple[str, bool]:
     dirs = [Path(d).resolve() for d in theme.dirs]
     packages = _package_dirs()
     own = [d for d in dirs if not any(d.is_relative_to(p) for p in packages)]
-    templates, dated = folder_digest(own)
-    strings_digest, _ = folder_digest([strings.STRINGS_DIR])
+    reads = Reads()
+    for folder in dirs:
+        if folder not in own:
+            reads = _merged(reads, package_reads(folder))
+    templates, reads = folder_digest(own, reads)
+    strings_digest, _ = folder_digest([strings.STRINGS_DIR], Reads())
     versions = [mkdocs.__version__, _version("mkdocs-material"), jinja2.__version__]
     inputs = [
         settings,
@@ -140,7 +157,16 @@ def build_digest(config: MkDocsConfig) -> tuple[str, bool]:
         strings_digest,
         versions,
     ]
-    return digest(inputs), dated
+    return digest(inputs), reads
+
+
+def _merged(first: Reads, second: Reads) -> Reads:
+    keys = (
+        None
+        if first.nav_meta is None or second.nav_meta is None
+        else first.nav_meta | second.nav_meta
+    )
+    return Reads(keys, first.pages or second.pages, first.dated or second.dated)
 
 
 class KeptPages:
@@ -151,7 +177,7 @@ class KeptPages:
         self.cache: PageCache | None = None
         self.env: jinja2.Environment | None = None
         self.templates: dict[str, Any] = {}  # src_uri → the page's own template setting
-        self.dated = False
+        self.reads = Reads()
         self.said_off = False
         self._nav: tuple[int, str] = (0, "")  # (id of the nav, its digest)
         self._pages: tuple[int, str] = (0, "")  # (id of the list of pages, its digest)
@@ -177,7 +203,7 @@ class KeptPages:
             self._off(f"the plugin(s) {', '.join(unknown)} may change a page's HTML")
             return
         try:
-            build, self.dated = build_digest(config)
+            build, self.reads = build_digest(config)
         except Unreadable as error:
             self._off(f"a setting holds a value it cannot compare ({error})")
             return
@@ -229,7 +255,7 @@ class KeptPages:
             own = [
                 template,
                 self._nav_digest(context["nav"]),
-                self._pages_digest(context["pages"]),
+                self._pages_digest(context["pages"]) if self.reads.pages else "",
                 page.file.src_uri,
                 page.file.dest_uri,
                 page.title,
@@ -238,7 +264,7 @@ class KeptPages:
                 _toc(page.toc),
                 canonical(page.meta, _refer),
                 sorted([k, canonical(v, _refer)] for k, v in context.items() if k not in _STANDARD),
-                str(context["build_date_utc"]) if self.dated else "",
+                str(context["build_date_utc"]) if self.reads.dated else "",
             ]
         except Unreadable:
             return None
@@ -247,7 +273,7 @@ class KeptPages:
     def _nav_digest(self, nav: Navigation) -> str:
         if self._nav[0] != id(nav):
             homepage = nav.homepage.url if nav.homepage else None
-            self._nav = (id(nav), digest([homepage, _nav(nav.items)]))
+            self._nav = (id(nav), digest([homepage, _nav(nav.items, self.reads.nav_meta)]))
         return self._nav[1]
 
     def _pages_digest(self, pages: Any) -> str:
