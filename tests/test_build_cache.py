@@ -427,3 +427,19 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     assert "page cache" not in log
     assert len(cold) > 20
     assert warm == cold == first
+
+
+def test_what_templates_read_of_other_pages() -> None:
+    from qbank.live.pagecache import Reads
+
+    none = Reads()
+    assert none.read(b"{# every page of the site #}<p>pages</p>", keyless=False) == none
+    assert none.read(b"{% for p in pages %}{% endfor %}", keyless=False).pages
+    assert none.read(b"{{ build_date_utc }}", keyless=False).dated
+    icon = none.read(b"{% if nav_item.meta and nav_item.meta.icon %}", keyless=True)
+    assert icon.nav_meta == {"icon"}
+    assert none.read(b'{{ item.meta["status"] }}{{ page.meta.x }}', keyless=False).nav_meta == {
+        "status"
+    }
+    # another page's whole front matter, in a template that is not Material's: any key
+    assert none.read(b"{{ item.meta | tojson }}", keyless=False).nav_meta is None

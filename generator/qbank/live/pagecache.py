@@ -107,6 +107,8 @@ def digest(value: Any) -> str:
 
 _META_USE = re.compile(rb"(?<![\w.])(\w+)\.meta(?:\.(\w+)|\[\s*[\"'](\w+)[\"']\s*\])?")
 _PAGES_USE = re.compile(rb"(?<![\w.])pages(?!\w)")
+_COMMENT = re.compile(rb"\{#.*?#\}", re.DOTALL)
+_CODE = re.compile(rb"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class Reads:
         """These reads and ``text``'s. ``keyless``: a template's use of another page's
         whole front matter (``nav_item.meta``, no key) is a test of whether it has any
         (Material's, read for its version), else it may read any key."""
+        text = b"\n".join(_CODE.findall(_COMMENT.sub(b"", text)))  # (what Jinja runs)
         keys = self.nav_meta
         for match in _META_USE.finditer(text):
             if match.group(1) == b"page" or keys is None:
