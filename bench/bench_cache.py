@@ -66,8 +66,8 @@ def show(label: str, figure: dict[str, float]) -> None:
 
 def pages(log: list[str]) -> str:
     """The page cache's counts in a build's INFO lines, every locale."""
-    found = re.findall(r"(\d+) pages from the page cache, (\d+) through the theme", log[-1])
-    kept, rendered = sum(int(k) for k, _ in found), sum(int(r) for _, r in found)
+    found = re.findall(r"pages built, (\d+) of (\d+) from the page cache", log[-1])
+    kept, rendered = sum(int(k) for k, _ in found), sum(int(n) - int(k) for k, n in found)
     return f"   pages: {rendered} rendered, {kept} from the page cache"
 
 

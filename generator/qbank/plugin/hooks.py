@@ -314,12 +314,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site, then
         its data files, sitemaps and search index."""
-        if self.building is not None:
-            self.pages.end(self.building.locale)
+        self.pages.summary = self.pages.end()
         if self.derived or self.shared is None:
             return
         shared, bank = self.shared, self.shared.bank
-        phase(self.build_started, "%s: pages built", shared.locale)
+        phase(self.build_started, "%s: pages built%s", shared.locale, self.pages.summary)
         site_dir = Path(config.site_dir)
         if self.serve is None:  # this locale's files and index, while the child works
             finish_locale(
@@ -396,6 +395,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             index=index,
             shares=self.offline,
             store=self.store,
+            kept=lambda: self.pages.summary,
         )
 
     @event_priority(-100)  # after every other plugin's post_build (search indexing included)

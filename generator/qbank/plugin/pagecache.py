@@ -179,6 +179,7 @@ class KeptPages:
         self.templates: dict[str, Any] = {}  # src_uri → the page's own template setting
         self.reads = Reads()
         self.said_off = False
+        self.summary = ""  # the last build's ``end``
         self._nav: tuple[int, str] = (0, "")  # (id of the nav, its digest)
         self._pages: tuple[int, str] = (0, "")  # (id of the list of pages, its digest)
         self._kept: tuple[Page, str] | None = None  # the page being built, its kept HTML
@@ -292,13 +293,9 @@ class KeptPages:
             self.cache.put(pending[1], page.url, html)
         return html
 
-    def end(self, locale: str) -> None:
-        """Say how many pages the cache gave and how many were rendered."""
-        if self.cache is not None:
-            report.log.info(
-                "qbank: %s: %d pages from the page cache, %d through the theme",
-                locale,
-                self.cache.kept,
-                self.cache.rendered,
-            )
-        self.cache = None
+    def end(self) -> str:
+        """How many of this build's pages the cache gave (for its "pages built" line)."""
+        cache, self.cache = self.cache, None
+        if cache is None:
+            return ""
+        return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache"
