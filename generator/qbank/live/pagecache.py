@@ -1,24 +1,26 @@
-"""The finished HTML of a page, kept in the persistent cache (``qbank.live.store``) by a
-hash of everything it was made from, so that a build whose inputs for a page did not change
+"""The finished HTML of a page, kept in the persistent cache (``qbank.live.store``) by a hash
+of everything it was made from, so that a build whose inputs for a page did not change
 writes the kept HTML instead of rendering the theme's template again (Material's
 ``main.html`` with its nav and table of contents: the biggest share of a build's work).
 
 A page's key has two parts. The build's (``PageCache.build``, made once per build by the
-MkDocs adapter, ``qbank.plugin.pagecache``): the configuration as the templates read it,
-the digest of every template folder that is not an installed package's (the overrides, a
+MkDocs adapter, ``qbank.plugin.pagecache``): the configuration as the templates read it, the
+digest of every template folder that is not an installed package's (the overrides, a
 custom_dir: ``folder_digest``), the interface strings, and the versions of MkDocs, Material
-and Jinja. The page's own (``page_key``): the whole nav (every item's title, address, file
-and front matter: Material's menu reads them; digested once per build), the list of pages,
-its address, title, front matter, table of contents, body, edit and canonical links,
-template name and whatever else its template context holds. Each is turned into plain data
-by ``canonical`` (sorted; a value it cannot read makes the page not cached, never a guess),
-then into the key by ``store.key`` (with qbank's version).
+and Jinja. The page's own (``page_key``): the whole nav (every item's title, address and
+file, and of its front matter what the templates read of another page, ``Reads``: Material's
+menu reads ``icon``, ``subtitle``, ``status``; a topic's question count in its
+``description`` is not shown there and must not make every page miss; digested once per
+build), the list of pages where a template reads it, the page's address, title, front
+matter, table of contents, body, edit and canonical links, template name and whatever else
+its template context holds. Each is turned into plain data by ``canonical`` (sorted; a value
+it cannot read makes the page not cached, never a guess), then into the key by ``store.key``
+(with qbank's version).
 
 An entry is the page's address and its HTML compressed (``Store.put_bytes``); one that is
-not of that shape, or whose store
-entry is truncated, corrupted or foreign (``Store.get``: reported at INFO), is not used: the
-page is rendered and the entry written again. ``tests/test_build_cache.py`` compares warm
-and cold sites byte for byte after random edits.
+not of that shape, or whose store entry is truncated, corrupted or foreign (``Store.get``:
+reported at INFO), is not used: the page is rendered and the entry written again.
+``tests/test_build_cache.py`` compares warm and cold sites byte for byte after random edits.
 """
 
 from __future__ import annotations
