@@ -122,6 +122,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             if self.serve is not None:
                 self.serve.begin()
             self.store = self._store(config)
+            if self.store.enabled:
+                self.pages.allowed(config)  # (said here, before the locale process forks)
             self.shared = self._load_and_render(config)
         shared = self.building
         assert shared is not None

@@ -199,9 +199,7 @@ class KeptPages:
         self._kept = self._pending = None
         if not store.enabled:
             return
-        unknown = sorted(name for name in config.plugins if name not in KNOWN_PLUGINS)
-        if unknown:
-            self._off(f"the plugin(s) {', '.join(unknown)} may change a page's HTML")
+        if not self.allowed(config):
             return
         try:
             build, self.reads = build_digest(config)
@@ -215,6 +213,14 @@ class KeptPages:
                 continue
             self.templates[file.src_uri] = page.meta.get("template")
             page.meta["template"] = TEMPLATE
+
+    def allowed(self, config: MkDocsConfig) -> bool:
+        """Whether no plugin of ``config`` could change a page's HTML unseen by the key (else
+        said at INFO, once a process: called before the locale process forks, too)."""
+        unknown = sorted(name for name in config.plugins if name not in KNOWN_PLUGINS)
+        if unknown:
+            self._off(f"the plugin(s) {', '.join(unknown)} may change a page's HTML")
+        return not unknown
 
     def _off(self, why: str) -> None:
         if not self.said_off:
