@@ -10,13 +10,15 @@ c. ``mkdocs build`` with that cache after a pull request's edit: 10 question fil
    1 added, 1 removed, in different topics (c/a, and c/d);
 d. plain Material's full build of the same questions (``run.write_plain``, a build per
    locale, two at a time, with the theme features of qbank's build);
-and the cache's size on disk against the site's, and whether c's site is byte-identical to
-a cold build of the edited bank.
+and the cache's size on disk against the site's (the page cache's share), how many pages
+b and c rendered through the theme and took from the page cache, and whether c's site is
+byte-identical to a cold build of the edited bank.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -62,6 +64,13 @@ def show(label: str, figure: dict[str, float]) -> None:
     print(f"{label:26} {figure['seconds']:7.1f} s wall, {figure['cpu']:6.1f} s CPU", flush=True)
 
 
+def pages(log: list[str]) -> str:
+    """The page cache's counts in a build's INFO lines, every locale."""
+    found = re.findall(r"pages built, (\d+) of (\d+) from the page cache", log[-1])
+    kept, rendered = sum(int(k) for k, _ in found), sum(int(n) - int(k) for k, n in found)
+    return f"   pages: {rendered} rendered, {kept} from the page cache"
+
+
 def size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
@@ -86,17 +95,22 @@ def main(argv: list[str] | None = None) -> int:
     cold, warm = work / "cold", work / "warm"
     write_qbank(content, cold, cache=False)
     write_qbank(content, warm)
-    figures = {"a": run_mkdocs(cold), "b": run_mkdocs(warm)}
+    log: list[str] = []
+    figures = {"a": run_mkdocs(cold), "b": run_mkdocs(warm, log)}
     show("a. cold, no cache", figures["a"])
     show("b. cold, writing cache", figures["b"])
+    print(pages(log))
     pull_request(content)
-    figures["c"] = run_mkdocs(warm)
+    figures["c"] = run_mkdocs(warm, log)
     show("c. warm, after the PR", figures["c"])
+    print(pages(log))
     run_mkdocs(cold)
     identical = tree_digest(cold / "site") == tree_digest(warm / "site")
     print(f"   warm site byte-identical to a cold build of the edited bank: {identical}")
     cache_bytes, site_bytes = size(warm / CACHE), size(warm / "site")
-    print(f"   cache {cache_bytes:,} bytes, site {site_bytes:,} bytes")
+    page_bytes = size(warm / CACHE / "pages")
+    print(f"   cache {cache_bytes:,} bytes (pages {page_bytes:,}), site {site_bytes:,} bytes")
+    print(f"   b/a CPU {figures['b']['cpu'] / figures['a']['cpu']:.3f}  (writing the cache)")
     print(f"   b/a {figures['b']['seconds'] / figures['a']['seconds']:.3f}  (writing the cache)")
     print(f"   c/a {figures['c']['seconds'] / figures['a']['seconds']:.3f}  (warm against cold)")
     if not args.skip_plain:

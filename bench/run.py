@@ -125,9 +125,14 @@ def _tree_memory(root: int) -> int:
     return total
 
 
-def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict[str, float]:
+def measure(
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    log: list[str] | None = None,
+) -> dict[str, float]:
     """Run ``command``; its wall seconds, CPU seconds (user + system of the whole tree) and
-    peak memory (MiB, ``_tree_memory``)."""
+    peak memory (MiB, ``_tree_memory``); its output appended to ``log``."""
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(
@@ -154,6 +159,8 @@ def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) ->
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     done.set()
     sampler.join()
+    if log is not None:
+        log.append(output.decode(errors="replace"))
     if process.returncode != 0:
         tail = output.decode(errors="replace")[-3000:]
         raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}\n{tail}")
@@ -388,8 +395,10 @@ def weights(work: Path, quiz: bool, jobs: int) -> dict[str, dict[str, Any]]:
     return result
 
 
-def run_mkdocs(project: Path) -> dict[str, float]:
-    return measure([str(BIN / "mkdocs"), "build", "-q"], project)
+def run_mkdocs(project: Path, log: list[str] | None = None) -> dict[str, float]:
+    """``mkdocs build`` in ``project``: quiet, or with ``log`` its INFO lines appended there."""
+    quiet = [] if log is not None else ["-q"]
+    return measure([str(BIN / "mkdocs"), "build", *quiet], project, log=log)
 
 
 # Builds the config files given after the mkdocs command and the number of builds at a time.

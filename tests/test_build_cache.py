@@ -8,9 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import random
+import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +26,20 @@ from qbank.live.store import Store
 
 CACHE = ".cache/qbank"
 # A build run the way ``mkdocs build`` runs, with qbank's version (part of every key)
-# replaced when the test says so.
+# replaced when the test says so, and the interface strings read from another folder.
 RUN = (
     "import sys; import qbank.live.store as s; v = sys.argv.pop(1); s.VERSION = v or s.VERSION;"
+    "import qbank.site.strings as t; from pathlib import Path; d = sys.argv.pop(1);"
+    "t.STRINGS_DIR = Path(d) if d else t.STRINGS_DIR;"
     "from mkdocs.__main__ import cli; cli()"
 )
 
 
-def build(project: Path, content: Path, *, version: str = "", **overrides: Any) -> str:
-    """A real ``mkdocs build --strict`` of ``content`` in ``project``; its log (stderr)."""
+def build(
+    project: Path, content: Path, *, version: str = "", strings: str = "", **overrides: Any
+) -> str:
+    """A real ``mkdocs build --strict`` of ``content`` in ``project``; its log (stderr).
+    ``strings``: a folder of interface strings read instead of qbank's."""
     (project / "docs").mkdir(parents=True, exist_ok=True)
     qbank = {"content_dir": str(content), **overrides.pop("qbank", {})}
     config: dict[str, Any] = {
@@ -46,7 +54,7 @@ def build(project: Path, content: Path, *, version: str = "", **overrides: Any) 
     }
     (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
     done = subprocess.run(
-        [sys.executable, "-c", RUN, version, "build", "--strict"],
+        [sys.executable, "-c", RUN, version, strings, "build", "--strict"],
         cwd=project,
         capture_output=True,
         text=True,
@@ -145,6 +153,47 @@ def add_topic(content: Path, rng: random.Random, n: int) -> None:
 EDITS = [add, remove, move, translate, rename, add_topic]
 
 
+def override(projects: tuple[Path, ...], n: int) -> dict[str, Any]:
+    """A theme override (custom_dir) of Material's footer in each project, its text ``n``."""
+    for project in projects:
+        folder = project / "overrides"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "main.html").write_text(
+            '{% extends "base.html" %}{% block footer %}<p class="own">Footer '
+            + str(n)
+            + "</p>{{ super() }}{% endblock %}",
+            "utf-8",
+        )
+    return {"theme": {"name": "material", "custom_dir": "overrides"}}
+
+
+def other_strings(folder: Path, n: int) -> str:
+    """A copy of qbank's interface strings with a page's and the widget's text changed."""
+    from qbank.site.strings import STRINGS_DIR
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in STRINGS_DIR.glob("*.yaml"):
+        (folder / path.name).write_bytes(path.read_bytes())
+    english = folder / "en.yaml"
+    data = yaml.safe_load(english.read_text("utf-8"))
+    data["show_answer"] = f"Reveal {n}"
+    widget = data["widget"]
+    first = next(k for k, v in widget.items() if isinstance(v, str))
+    widget[first] = f"{widget[first]} {n}"
+    english.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    return str(folder)
+
+
+def own_page(projects: tuple[Path, ...], n: int) -> None:
+    """A hand-written page in each project's docs (every menu gains an item)."""
+    for project in projects:
+        (project / "docs").mkdir(parents=True, exist_ok=True)
+        (project / "docs" / "about.md").write_text(f"# About {n}\n\nWritten by hand.\n")
+
+
+SETTINGS = ["none", "none", "none", "yml", "override", "override", "strings", "page", "markdown"]
+
+
 @pytest.mark.parametrize("seed", [7, 31])
 def test_a_warm_build_writes_what_a_cold_build_writes(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
@@ -152,18 +201,62 @@ def test_a_warm_build_writes_what_a_cold_build_writes(tmp_path: Path, seed: int)
     warm, cold = tmp_path / "warm", tmp_path / "cold"
     build(warm, content)
     assert entries(warm), "the first build kept nothing"
-    steps: list[dict[str, Any]] = [{} for _ in range(4)]
-    steps.append({"markdown_extensions": ["abbr", {"toc": {"permalink": True}}]})
-    steps.append({"version": "0.0.0-other"})
-    for n, settings in enumerate(steps):
-        for i in range(2):
+    assert entries(warm, "pages"), "no page was kept"
+    steps = rng.sample(SETTINGS, len(SETTINGS))
+    steps.append("version")  # (last: every entry is made again)
+    settings: dict[str, Any] = {}  # (a setting stays, as a project's would)
+    strings = ""
+    for n, step in enumerate(steps):
+        # (edits only in steps of their own: a setting's change alone must show, not be
+        # hidden by a catalog edit that changes every page's menu)
+        for i in range(3 if step == "none" else 0):
             rng.choice(EDITS)(content, rng, 10 * n + i)
-        settings = dict(settings)
-        version = settings.pop("version", "")
-        build(warm, content, version=version, **settings)
-        build(cold, content, version=version, qbank={"cache": False}, **settings)
+        if step == "yml":
+            settings["copyright"] = f"Copyright step {n}"
+        elif step == "override":  # (the second time: the template alone changes)
+            settings.update(override((warm, cold), n))
+        elif step == "strings":
+            strings = other_strings(tmp_path / f"strings-{n}", n)
+        elif step == "page":
+            own_page((warm, cold), n)
+        elif step == "markdown":
+            settings["markdown_extensions"] = ["abbr", {"toc": {"permalink": True}}]
+        version = "0.0.0-other" if step == "version" else ""
+        build(warm, content, version=version, strings=strings, **settings)
+        build(cold, content, version=version, strings=strings, qbank={"cache": False}, **settings)
         same_sites(warm, cold)
     assert not (cold / ".cache").exists()
+
+
+def kept_and_rendered(log: str) -> tuple[int, int]:
+    """Pages from the page cache and pages rendered through the theme, every locale."""
+    found = re.findall(r"pages built, (\d+) of (\d+) from the page cache", log)
+    assert found, log
+    return sum(int(k) for k, _ in found), sum(int(n) - int(k) for k, n in found)
+
+
+def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
+    content = write_small_bank(tmp_path / "content")
+    project = tmp_path / "project"
+    kept, rendered = kept_and_rendered(build(project, content))
+    assert kept == 0
+    assert rendered == len(entries(project, "pages")) > 20
+    assert kept_and_rendered(build(project, content)) == (rendered, 0)
+    source = content / "backend/indexing/covering-index.yaml"
+    data = yaml.safe_load(source.read_text("utf-8"))
+    data["prompt"]["en"] += " Changed."
+    source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    kept, again = kept_and_rendered(build(project, content))
+    # the topic's English page and the pages listing the question (its seniority's, its
+    # field's...) rendered; every other page taken from the cache
+    assert kept + again == rendered
+    assert 1 <= again < rendered // 3
+    # a plugin qbank does not know of turns the page cache off, and says so
+    hook = project / "hook.py"
+    hook.write_text("def on_post_page(output, page, config):\n    return output\n")
+    log = build(project, content, hooks=["hook.py"])
+    assert log.count("page cache is off: the plugin(s) hook.py may change a page's HTML") == 1
+    assert "from the page cache" not in log
 
 
 def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path) -> None:
@@ -235,6 +328,25 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     assert terms
     assert len(terms) == len(weights)
     assert all(isinstance(n, float) for n in weights)
+    # a page's kept HTML truncated, corrupted, foreign (another page's), or sound but
+    # another page's (its address differs): each reported, the page rendered again
+    truncated, corrupted, foreign, other, *_ = entries(warm, "pages")
+    truncated.write_bytes(truncated.read_bytes()[:-200])
+    data = bytearray(corrupted.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    corrupted.write_bytes(bytes(data))
+    foreign.write_bytes(entries(warm, "pages")[4].read_bytes())
+    kept = store._parse(other.read_bytes(), "pages", other.stem, raw=True)[0]
+    packed = kept.split(b"\n", 1)[1]
+    assert zlib.decompress(packed).lstrip().lower().startswith(b"<!doctype html>")
+    Store(warm / CACHE).put_bytes("pages", other.stem, b"elsewhere/\n" + packed)
+    log = build(warm, content)
+    assert f"cache entry {truncated} is corrupted" in log  # (its checksum)
+    assert f"cache entry {corrupted} is corrupted" in log
+    assert f"cache entry {foreign} belongs to another key" in log
+    assert f"page cache entry {other.stem} is not a page's; rendered again" in log
+    same_sites(warm, cold)
+    assert store._parse(other.read_bytes(), "pages", other.stem, raw=True)[0] == kept
 
 
 def test_an_entry_is_checked_before_it_is_used(
@@ -284,3 +396,68 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     # stale entries the default folder still holds depends on when its prune ran)
     assert len(list((tmp_path / "elsewhere" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
     assert len(list((tmp_path / "elsewhere" / "docs").rglob("*.json"))) == len(topics(content))
+
+
+def serve_first_build(project: Path, run: str, port: int) -> tuple[str, dict[str, str]]:
+    """Start ``mkdocs serve`` in ``project`` on ``port`` (part of the pages' canonical
+    addresses), wait for its first build; its log and the digests of the HTML pages it
+    served, then stop it."""
+    from support.serving import Served
+
+    temporary = project / f"tmp-{run}"
+    temporary.mkdir()
+    log = project / f"serve-{run}.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(temporary)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    running = Served(port, project / "content", temporary.parent, log, server)
+    try:
+        running.wait_builds(1)
+        (site,) = temporary.glob("mkdocs_*")
+        pages = {k: v for k, v in digests(site).items() if k.endswith(".html")}
+    finally:
+        server.terminate()
+        server.wait(30)
+    return running.text(), pages
+
+
+def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
+    from sitebuild import write_serve_config
+    from support.serving import free_port
+
+    write_small_bank(tmp_path / "content")
+    write_serve_config(tmp_path)
+    port = free_port()
+    log, first = serve_first_build(tmp_path, "first", port)
+    kept, rendered = kept_and_rendered(log)
+    assert (kept, rendered) == (0, len(entries(tmp_path, "pages")))
+    log, warm = serve_first_build(tmp_path, "warm", port)
+    assert kept_and_rendered(log) == (rendered, 0)
+    config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text("utf-8"))
+    config["plugins"][0]["qbank"]["cache"] = False
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
+    log, cold = serve_first_build(tmp_path, "cold", port)
+    assert "page cache" not in log
+    assert len(cold) > 20
+    assert warm == cold == first
+
+
+def test_what_templates_read_of_other_pages() -> None:
+    from qbank.live.pagecache import Reads
+
+    none = Reads()
+    assert none.read(b"{# every page of the site #}<p>pages</p>", keyless=False) == none
+    assert none.read(b"{% for p in pages %}{% endfor %}", keyless=False).pages
+    assert none.read(b"{{ build_date_utc }}", keyless=False).dated
+    icon = none.read(b"{% if nav_item.meta and nav_item.meta.icon %}", keyless=True)
+    assert icon.nav_meta == {"icon"}
+    assert none.read(b'{{ item.meta["status"] }}{{ page.meta.x }}', keyless=False).nav_meta == {
+        "status"
+    }
+    # another page's whole front matter, in a template that is not Material's: any key
+    assert none.read(b"{{ item.meta | tojson }}", keyless=False).nav_meta is None

@@ -5,7 +5,8 @@ Each entry is one file, ``<kind>/<key[:2]>/<key>.json``: a first line holding th
 format, kind, key and the SHA-256 of the rest, then the payload (JSON; never pickle: a cache
 restored by CI is checked, not trusted). An entry that is truncated, corrupted or made for
 another key is reported at INFO and not used; the caller computes the result again and
-``put`` overwrites the entry. Every entry is written to a temporary file and renamed into
+``put`` overwrites the entry. ``put_bytes`` keeps bytes instead of JSON (the header says
+so): the page cache's compressed HTML. Every entry is written to a temporary file and renamed into
 place, so a reader never sees half of one, and processes of one build (the forked locale
 process) share the folder without talking to each other.
 
@@ -74,6 +75,14 @@ class Store:
     def get(self, kind: str, name: str) -> Any | None:
         """The payload kept under ``name``, or None when there is none or it is not valid
         (reported at INFO). A valid entry is touched: this build used it."""
+        return self._get(kind, name, raw=False)
+
+    def get_bytes(self, kind: str, name: str) -> bytes | None:
+        """The bytes kept under ``name`` by ``put_bytes`` (as ``get``)."""
+        value = self._get(kind, name, raw=True)
+        return value if isinstance(value, bytes) else None
+
+    def _get(self, kind: str, name: str, *, raw: bool) -> Any | None:
         if self.folder is None:
             return None
         path = self._path(kind, name)
@@ -82,7 +91,7 @@ class Store:
         except OSError:
             self.misses += 1
             return None
-        value, reason = _parse(data, kind, name)
+        value, reason = _parse(data, kind, name, raw=raw)
         if reason is not None:
             self.note(f"qbank: cache entry {path} {reason}; made again")
             self.misses += 1
@@ -97,12 +106,23 @@ class Store:
         if self.folder is None:
             return
         payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
-        header = {
+        self._put(kind, name, payload, raw=False)
+
+    def put_bytes(self, kind: str, name: str, payload: bytes) -> None:
+        """Keep ``payload`` as it is (no JSON: compressed HTML) under ``name``."""
+        if self.folder is not None:
+            self._put(kind, name, payload, raw=True)
+
+    def _put(self, kind: str, name: str, payload: bytes, *, raw: bool) -> None:
+        header: dict[str, Any] = {
             "format": FORMAT,
             "kind": kind,
             "key": name,
             "sha256": hashlib.sha256(payload).hexdigest(),
         }
+        if raw:
+            header["payload"] = "bytes"
+        assert self.folder is not None
         data = json.dumps(header, separators=(",", ":")).encode() + b"\n" + payload
         folder = os.path.join(self.folder, kind, name[:2])  # noqa: PTH118 (str: no Path)
         path = os.path.join(folder, f"{name}.json")  # noqa: PTH118
@@ -141,8 +161,9 @@ class Store:
         return removed
 
 
-def _parse(data: bytes, kind: str, name: str) -> tuple[Any, str | None]:
-    """An entry file's payload, or why it cannot be used."""
+def _parse(data: bytes, kind: str, name: str, *, raw: bool = False) -> tuple[Any, str | None]:
+    """An entry file's payload (``raw``: its bytes, else the JSON value), or why it cannot
+    be used."""
     head, newline, payload = data.partition(b"\n")
     if not newline:
         return None, "is truncated"
@@ -156,6 +177,10 @@ def _parse(data: bytes, kind: str, name: str) -> tuple[Any, str | None]:
         return None, "belongs to another key"
     if header.get("sha256") != hashlib.sha256(payload).hexdigest():
         return None, "is corrupted (its checksum does not match)"
+    if (header.get("payload") == "bytes") != raw:
+        return None, "belongs to another key"  # (a JSON entry where bytes are kept, or back)
+    if raw:
+        return payload, None
     try:
         return json.loads(payload), None
     except ValueError:

@@ -54,6 +54,7 @@ from qbank.plugin.locales import (
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
 from qbank.plugin.material_search import drop_search_files, drop_worker_address
+from qbank.plugin.pagecache import KeptPages
 from qbank.plugin.pages import add_pages, insert_questions, title_pages_built_elsewhere
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
@@ -86,6 +87,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.locales = LocaleBuilds()
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.store = Store(None)  # the persistent cache (``mkdocs build``; set by on_config)
+        self.pages = KeptPages()  # the page cache of the build running now (``on_env``)
         self.started = 0.0  # when this build began (``on_config``)
         self.build_started = 0.0  # when MkDocs began building this build's pages
 
@@ -120,6 +122,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             if self.serve is not None:
                 self.serve.begin()
             self.store = self._store(config)
+            if self.store.enabled:
+                self.pages.allowed(config)  # (said here, before the locale process forks)
             self.shared = self._load_and_render(config)
         shared = self.building
         assert shared is not None
@@ -131,8 +135,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
 
     def _store(self, config: MkDocsConfig) -> Store:
         """The persistent cache of this build: ``cache_dir`` beside mkdocs.yml, unless
-        ``cache: false`` (or under ``mkdocs serve``, which keeps its own in memory)."""
-        if not self.config.cache or self.serve is not None:
+        ``cache: false``; under ``mkdocs serve`` for its first build only (its rebuilds keep
+        what they need in memory, ``serve.py``; it never prunes: the next ``mkdocs build``
+        does)."""
+        rebuild = self.serve is not None and self.serve.shared is not None
+        if not self.config.cache or rebuild:
             return Store(None, note=report.log.info)
         config_dir = Path(config.config_file_path or ".").resolve().parent
         return Store(config_dir / str(self.config.cache_dir), note=report.log.info)
@@ -221,12 +228,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             title_pages_built_elsewhere(nav, config)
         return nav
 
+    @event_priority(-100)  # after every other plugin's (the tags listings are made)
     def on_env(
         self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment | None:
-        """Under ``mkdocs serve``, reuse the templates compiled by the previous builds."""
+        """Under ``mkdocs serve``, reuse the templates compiled by the previous builds; start
+        the page cache over qbank's pages (``pagecache.py``)."""
         if self.serve is not None:
             env.bytecode_cache = self.serve.template_code
+        shared = self.building
+        if shared is not None:
+            pages = shared.site.pages
+            self.pages.begin(self.store, config, files, env, lambda f: f.src_uri in pages)
         return env
 
     def on_page_markdown(
@@ -252,15 +265,35 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             return html
         return insert_questions(html, page, config, shared.site.blocks)
 
+    @event_priority(100)  # before any other plugin sees the page's context
+    def _own_template(
+        self, context: dict[str, Any], /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> dict[str, Any] | None:
+        self.pages.restore(page)
+        return context
+
+    @event_priority(-100)  # after every other plugin has added to the page's context
+    def _render_page(
+        self, context: dict[str, Any], /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> dict[str, Any] | None:
+        self.pages.render(context, page)
+        return context
+
+    on_page_context = CombinedEvent(_own_template, _render_page)
+    """A page of qbank's: its HTML from the page cache, or rendered here (``pagecache.py``)."""
+
     @event_priority(-100)  # after every other plugin has seen the page
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         """Let a written page's HTML go (MkDocs keeps it to the end of the build: all of a
         big bank's pages would stay in memory); serve keeps its pages. The theme's markup
         goes out with its runs of spaces collapsed (``minify.compact_page``) and without
-        Material's search worker (``material_search``)."""
+        Material's search worker (``material_search``); a page the page cache holds goes out
+        as it keeps it (so made)."""
         if self.serve is None:
             internals.release_page_html(page)
-        return compact_page(drop_worker_address(output, config))
+        return self.pages.finish(
+            output, page, lambda html: compact_page(drop_worker_address(html, config))
+        )
 
     def on_post_template(
         self, output_content: str, /, *, template_name: str, config: MkDocsConfig
@@ -283,10 +316,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site, then
         its data files, sitemaps and search index."""
+        self.pages.summary = self.pages.end()
         if self.derived or self.shared is None:
             return
         shared, bank = self.shared, self.shared.bank
-        phase(self.build_started, "%s: pages built", shared.locale)
+        phase(self.build_started, "%s: pages built%s", shared.locale, self.pages.summary)
         site_dir = Path(config.site_dir)
         if self.serve is None:  # this locale's files and index, while the child works
             finish_locale(
@@ -363,6 +397,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             index=index,
             shares=self.offline,
             store=self.store,
+            kept=lambda: self.pages.summary,
         )
 
     @event_priority(-100)  # after every other plugin's post_build (search indexing included)

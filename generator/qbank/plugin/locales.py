@@ -136,10 +136,12 @@ def build_locale(
     index: bool = True,
     shares: bool = False,
     store: Store | None = None,
+    kept: Callable[[], str] = lambda: "",
 ) -> None:
     """Build another locale's pages into ``folder`` (its ``<locale>/`` tree). When ``shared``
     holds no pages of it (``mkdocs build``) render them first, and write its practice and
-    JSON API files and (``index``) its search index after."""
+    JSON API files and (``index``) its search index after. ``kept``: what the page cache
+    gave the nested build, for its "pages built" line."""
     site = shared.site
     rendered = locale not in site.nav
     if rendered:
@@ -147,7 +149,7 @@ def build_locale(
     started = time.monotonic()
     with handoff.handing(Shared(shared.bank, site, locale)):
         internals.build_nested(config, folder)
-    phase(started, "%s: pages built", locale)
+    phase(started, "%s: pages built%s", locale, kept())
     if rendered:  # (the locale process builds several: each one's memory goes to the next)
         finish_locale(
             shared.bank,

@@ -1,0 +1,307 @@
+"""qbank's pages not rendered again when nothing they are made from changed: the page cache
+(``qbank.live.pagecache``) in MkDocs' page build.
+
+MkDocs 1.6.1 builds a page (``commands/build.py`` ``_build_page``) by choosing its template
+from ``page.meta["template"]`` (default ``main.html``), running ``on_page_context``, then
+``template.render(context)`` and ``on_post_page``. For each page qbank generated, ``begin``
+(from ``on_env``, once every page's source is read) names qbank's one-line template
+(``site_templates/overrides/qbank-kept-page.html``: it writes ``context["qbank_page"]``);
+``restore`` (first in ``on_page_context``) puts the page's own template name back, so that
+every other plugin and the key see the page as it is; ``render`` (last in
+``on_page_context``) makes the page's key from its context and either takes its HTML from
+the cache (the template then writes nothing and ``finish``, in ``on_post_page``, returns the
+kept HTML) or renders the page's own template with the very context MkDocs would have given
+it, and ``finish`` keeps the final HTML.
+
+The cache is off, said once at INFO, when the configuration has a plugin that could change
+a page's HTML in a way the key does not see (anything but qbank's, MkDocs' and Material's
+known ones below), or a value the key cannot read.
+https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs/commands/build.py#L177-L230
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import mkdocs
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Link, Navigation, Section
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, TableOfContents
+
+from qbank.live.pagecache import (
+    PageCache,
+    Reads,
+    Unreadable,
+    canonical,
+    digest,
+    folder_digest,
+    package_reads,
+)
+from qbank.live.store import Store
+from qbank.plugin import report
+from qbank.site import strings
+
+TEMPLATE = "qbank-kept-page.html"
+SLOT = "qbank_page"  # the context key the template writes
+
+# Plugins whose work on a page ends before its template is rendered, or never reaches it:
+# what they change is in the page's context (the key reads it) or in other files.
+KNOWN_PLUGINS = frozenset(
+    {
+        "qbank",
+        "search",
+        "material/search",
+        "material/tags",
+        "material/meta",
+        "material/offline",
+        "material/typeset",
+        "material/info",
+        "material/group",
+        "material/optimize",
+    }
+)
+# The context MkDocs makes (``get_context``), read by the key in its own way.
+_STANDARD = frozenset({"nav", "pages", "config", "page", "build_date_utc", SLOT})
+# Settings that say where a build reads and writes, not what a page shows.
+_WHERE = frozenset(
+    {"site_dir", "docs_dir", "config_file_path", "dev_addr", "watch", "strict", "validation"}
+)
+
+
+def _refer(value: Any) -> Any:
+    """MkDocs' structure objects by what a page shows of them (they point at each other)."""
+    if isinstance(value, Page):
+        return ["page", value.url]
+    if isinstance(value, File):
+        return ["file", value.src_uri, value.url]
+    if isinstance(value, Section):
+        return ["section", value.title]
+    if isinstance(value, Link):
+        return ["link", value.title, value.url]
+    if isinstance(value, AnchorLink | TableOfContents | Navigation | MkDocsConfig):
+        raise Unreadable(type(value).__name__)  # (only where the key reads them itself)
+    return NotImplemented
+
+
+def _toc(links: Any) -> list[Any]:
+    return [[a.title, a.id, a.level, _toc(a.children)] for a in links]
+
+
+def _nav(items: Any, keys: frozenset[str] | None) -> list[Any]:
+    """The nav as a page's menu can show it: of each page's front matter whether it has
+    any, and the ``keys`` the templates read (None: all of it)."""
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, Page):
+            meta = item.meta
+            if keys is not None:
+                meta = {"": bool(meta), **{k: meta[k] for k in keys if k in meta}}
+            file = item.file
+            out.append(["page", item.title, item.url, file.src_uri, canonical(meta, _refer)])
+        elif isinstance(item, Section):
+            out.append(["section", item.title, _nav(item.children, keys)])
+        else:
+            out.append(["link", item.title, item.url])
+    return out
+
+
+def _version(distribution: str) -> str:
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return ""
+
+
+def _package_dirs() -> tuple[Path, ...]:
+    """Where installed themes live: their templates change only with their versions."""
+    import material
+
+    return tuple(Path(m.__file__ or ".").resolve().parent for m in (mkdocs, material))
+
+
+def build_digest(config: MkDocsConfig) -> tuple[str, Reads]:
+    """The digest of what every page of this build depends on besides its nav and itself
+    (``Unreadable``: a setting the key cannot read), and what its templates read beyond the
+    page they render (``Reads``)."""
+    settings = []
+    for name in sorted(config):
+        if name in _WHERE or name in ("plugins", "theme", "nav"):
+            continue
+        settings.append([name, canonical(config[name], _refer)])
+    plugins = [
+        [name, type(plugin).__qualname__, canonical(plugin.config, _refer)]
+        for name, plugin in config.plugins.items()
+    ]
+    theme = config.theme
+    dirs = [Path(d).resolve() for d in theme.dirs]
+    packages = _package_dirs()
+    own = [d for d in dirs if not any(d.is_relative_to(p) for p in packages)]
+    reads = Reads()
+    for folder in dirs:
+        if folder not in own:
+            reads = _merged(reads, package_reads(folder))
+    templates, reads = folder_digest(own, reads)
+    strings_digest, _ = folder_digest([strings.STRINGS_DIR], Reads())
+    versions = [mkdocs.__version__, _version("mkdocs-material"), jinja2.__version__]
+    inputs = [
+        settings,
+        plugins,
+        [theme.name, [str(d) for d in dirs], canonical(dict(theme.items()), _refer)],
+        templates,
+        strings_digest,
+        versions,
+    ]
+    return digest(inputs), reads
+
+
+def _merged(first: Reads, second: Reads) -> Reads:
+    keys = (
+        None
+        if first.nav_meta is None or second.nav_meta is None
+        else first.nav_meta | second.nav_meta
+    )
+    return Reads(keys, first.pages or second.pages, first.dated or second.dated)
+
+
+class KeptPages:
+    """The page cache of the build running now (one at a time: a nested locale build
+    begins after the build it runs in has written its pages)."""
+
+    def __init__(self) -> None:
+        self.cache: PageCache | None = None
+        self.env: jinja2.Environment | None = None
+        self.templates: dict[str, Any] = {}  # src_uri → the page's own template setting
+        self.reads = Reads()
+        self.said_off = False
+        self.summary = ""  # the last build's ``end``
+        self._nav: tuple[int, str] = (0, "")  # (id of the nav, its digest)
+        self._pages: tuple[int, str] = (0, "")  # (id of the list of pages, its digest)
+        self._kept: tuple[Page, str] | None = None  # the page being built, its kept HTML
+        self._pending: tuple[Page, str] | None = None  # the page being built, its key
+
+    def begin(
+        self,
+        store: Store,
+        config: MkDocsConfig,
+        files: Files,
+        env: jinja2.Environment,
+        generated: Callable[[File], bool],
+    ) -> None:
+        """Start this build's page cache over ``store`` for the pages ``generated`` (by
+        qbank) says, unless something the key cannot see could change their HTML."""
+        self.cache, self.env, self.templates = None, env, {}
+        self._kept = self._pending = None
+        if not store.enabled:
+            return
+        if not self.allowed(config):
+            return
+        try:
+            build, self.reads = build_digest(config)
+        except Unreadable as error:
+            self._off(f"a setting holds a value it cannot compare ({error})")
+            return
+        self.cache = PageCache(store, build)
+        for file in files.documentation_pages():
+            page = file.page
+            if page is None or not generated(file) or file.inclusion.is_excluded():  # type: ignore[no-untyped-call]
+                continue
+            self.templates[file.src_uri] = page.meta.get("template")
+            page.meta["template"] = TEMPLATE
+
+    def allowed(self, config: MkDocsConfig) -> bool:
+        """Whether no plugin of ``config`` could change a page's HTML unseen by the key (else
+        said at INFO, once a process: called before the locale process forks, too)."""
+        unknown = sorted(name for name in config.plugins if name not in KNOWN_PLUGINS)
+        if unknown:
+            self._off(f"the plugin(s) {', '.join(unknown)} may change a page's HTML")
+        return not unknown
+
+    def _off(self, why: str) -> None:
+        if not self.said_off:
+            report.log.info(f"qbank: the page cache is off: {why}")
+            self.said_off = True
+
+    def restore(self, page: Page) -> None:
+        """Give the page its own template setting back (before any plugin sees its context)."""
+        if page.file.src_uri not in self.templates:
+            return
+        own = self.templates[page.file.src_uri]
+        if own is None:
+            page.meta.pop("template", None)
+        else:
+            page.meta["template"] = own
+
+    def render(self, context: dict[str, Any], page: Page) -> None:
+        """Fill ``context[SLOT]``: nothing when the page's HTML is kept (``finish`` writes
+        it), else the page's own template rendered with ``context``."""
+        self._kept = self._pending = None
+        if page.file.src_uri not in self.templates:
+            return
+        assert self.env is not None
+        own = self.templates[page.file.src_uri] or "main.html"
+        name = self._key(context, page, own)
+        if name is not None and self.cache is not None:
+            html = self.cache.get(name, page.url)
+            if html is not None:
+                self._kept = (page, html)
+                context[SLOT] = ""
+                return
+            self._pending = (page, name)
+        context[SLOT] = self.env.get_template(own).render(context)
+
+    def _key(self, context: dict[str, Any], page: Page, template: str) -> str | None:
+        """The page's key, or None when its context holds a value the key cannot read."""
+        assert self.cache is not None
+        try:
+            own = [
+                template,
+                self._nav_digest(context["nav"]),
+                self._pages_digest(context["pages"]) if self.reads.pages else "",
+                page.file.src_uri,
+                page.file.dest_uri,
+                page.title,
+                page.edit_url,
+                page.canonical_url,
+                _toc(page.toc),
+                canonical(page.meta, _refer),
+                sorted([k, canonical(v, _refer)] for k, v in context.items() if k not in _STANDARD),
+                str(context["build_date_utc"]) if self.reads.dated else "",
+            ]
+        except Unreadable:
+            return None
+        return self.cache.page_key(page.url, own, page.content or "")
+
+    def _nav_digest(self, nav: Navigation) -> str:
+        if self._nav[0] != id(nav):
+            homepage = nav.homepage.url if nav.homepage else None
+            self._nav = (id(nav), digest([homepage, _nav(nav.items, self.reads.nav_meta)]))
+        return self._nav[1]
+
+    def _pages_digest(self, pages: Any) -> str:
+        if self._pages[0] != id(pages):
+            self._pages = (id(pages), digest([[f.src_uri, f.url] for f in pages]))
+        return self._pages[1]
+
+    def finish(self, output: str, page: Page, final: Callable[[str], str]) -> str:
+        """The page's final HTML: the kept one, or ``final(output)`` (then kept)."""
+        kept, pending = self._kept, self._pending
+        self._kept = self._pending = None
+        if kept is not None and kept[0] is page:
+            return kept[1]
+        html = final(output)
+        if pending is not None and pending[0] is page and self.cache is not None:
+            self.cache.put(pending[1], page.url, html)
+        return html
+
+    def end(self) -> str:
+        """How many of this build's pages the cache gave (for its "pages built" line)."""
+        cache, self.cache = self.cache, None
+        if cache is None:
+            return ""
+        return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache"
