@@ -16,6 +16,7 @@ This is speed machinery only: which terms there are and where they are filed are
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -111,9 +112,14 @@ class CjkPostings:
             postings[at : at + len(part)] = part
             at += len(part)
         postings.sort()
-        self.codes = (postings & 0xFFFFFFFF).astype(np.int32)
-        keys = (postings >> 32).astype(np.uint32)
-        del postings
+        # (each posting's two 32-bit words read in place: ``postings & 0xFFFFFFFF`` and
+        # ``postings >> 32`` made a temporary as large as the postings, 92 MB at 30,000
+        # Chinese questions, at the build's peak)
+        words = postings.view(np.uint32).reshape(-1, 2)
+        low, high = (0, 1) if sys.byteorder == "little" else (1, 0)
+        self.codes = words[:, low].astype(np.int32)
+        keys = words[:, high].copy()
+        del postings, words
         starts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
         firsts = np.concatenate([[0], starts]).astype(np.int64) if len(keys) else starts
         self.keys = keys[firsts]
