@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sitebuild import build_site, write_small_bank
 
+from qbank.site import offline
 from qbank.site.offline import (
     SHARES_DIR,
     _search_needs,
@@ -175,7 +176,13 @@ def test_the_shares_made_in_memory_are_those_cut_from_the_written_index(
     assert not (site / locale / "api/search" / SHARES_DIR).exists()  # (taken, not published)
 
 
-def test_shares_cut_from_a_tree_equal_the_shares_made_in_memory(site: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch", [None, 1, 40])
+def test_shares_cut_from_a_tree_equal_the_shares_made_in_memory(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int | None
+) -> None:
+    # (``batch``: terms files' postings cut a few at a time, as a large index's are)
+    if batch is not None:
+        monkeypatch.setattr(offline, "_BATCH", batch)
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     for locale in ("en", "zh"):

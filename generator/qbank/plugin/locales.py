@@ -26,7 +26,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import partial
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -43,7 +42,7 @@ from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import phase
 from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, write_index
 from qbank.site.memory import releasing
-from qbank.site.offline import write_index_shares
+from qbank.site.offline import FieldShares
 from qbank.site.render import RenderedSite, RenderOptions, render_site
 
 # (locale, its folder): build its pages and data files there
@@ -109,15 +108,15 @@ def write_search_index(
     store: Store | None = None,
 ) -> None:
     """Write ``locale``'s search index into its tree of ``site_dir``; with ``shares`` (the
-    site has the offline copy) also each field's share of it, from the index in memory
-    (``offline.write_index_shares``); its documents from ``store`` where they hold."""
+    site has the offline copy) also each field's share of it, made as the index is written
+    (``offline.FieldShares``); its documents from ``store`` where they hold."""
     started = time.monotonic()
     docs = stored_docs(store or Store(None), bank, locale, topic_url)
     folder = site_dir / locale / INDEX_DIR
     fields = list(bank.catalog.fields)
-    then = partial(write_index_shares, folder, fields=fields) if shares else None
+    watch = FieldShares(fields, folder) if shares else None
     try:
-        write_index(docs, folder, locale, then)
+        write_index(docs, folder, locale, watch)
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
     count = sum(1 for entry in bank.entries if locale in entry.locales)

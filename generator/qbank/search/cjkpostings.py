@@ -16,12 +16,15 @@ This is speed machinery only: which terms there are and where they are filed are
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from qbank.search.termsjson import objects
 
 _FIRST = 0x3040
 """The first CJK code point (``tokenize.CJK``); every CJK code point minus it plus one fits in
@@ -31,7 +34,11 @@ _RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF
 BATCH = 1 << 16
 """Postings converted at a time (the term strings of a batch are let go after it)."""
 FILES_AT_ONCE = 64
-"""Terms files whose text is made in one pass (bounds the Python ints made at once)."""
+"""Terms files whose text is made in one pass (bounds the arrays made at once)."""
+
+BucketWatch = Callable[[int, list[str], npt.NDArray[np.int64], npt.NDArray[np.int32]], None]
+"""Told of each bucket's postings as its file is made (``CjkPostings.files``): its number,
+its terms, each term's number of postings and their codes one term's after the other."""
 
 
 def is_cjk_point(points: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
@@ -105,9 +112,14 @@ class CjkPostings:
             postings[at : at + len(part)] = part
             at += len(part)
         postings.sort()
-        self.codes = (postings & 0xFFFFFFFF).astype(np.int32)
-        keys = (postings >> 32).astype(np.uint32)
-        del postings
+        # (each posting's two 32-bit words read in place: ``postings & 0xFFFFFFFF`` and
+        # ``postings >> 32`` made a temporary as large as the postings, 92 MB at 30,000
+        # Chinese questions, at the build's peak)
+        words = postings.view(np.uint32).reshape(-1, 2)
+        low, high = (0, 1) if sys.byteorder == "little" else (1, 0)
+        self.codes = words[:, low].astype(np.int32)
+        keys = words[:, high].copy()
+        del postings, words
         starts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
         firsts = np.concatenate([[0], starts]).astype(np.int64) if len(keys) else starts
         self.keys = keys[firsts]
@@ -148,10 +160,11 @@ class CjkPostings:
             codes.frombytes(data[start:end])
         return found
 
-    def files(self, count: int) -> Iterator[tuple[int, bytes]]:
+    def files(self, count: int, told: BucketWatch | None = None) -> Iterator[tuple[int, bytes]]:
         """Every bucket's terms file among ``count`` buckets, in bucket order: the bytes of
         ``json.dumps({term: [first, deltas...]}, ensure_ascii=False, separators=(",", ":"))``
-        with the terms sorted (a CJK term needs no escape in JSON)."""
+        with the terms sorted (a CJK term needs no escape in JSON); each bucket's postings
+        told to ``told`` before its file is handed over."""
         terms = self.terms()
         buckets = self.buckets(count)
         order = np.argsort(buckets, kind="stable")  # by bucket, then by term (keys sorted)
@@ -164,22 +177,20 @@ class CjkPostings:
             members = order[bounds[low] : bounds[high]]
             first, last = self.starts[members], self.starts[members + 1]
             sizes = last - first
-            picked = deltas[
-                np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
-            ]
-            text = ",".join(map(str, picked.tolist())) + ","
-            widths = np.ones(len(picked), np.int64)  # digits and the comma after
-            for power in range(1, 10):
-                widths += picked >= 10**power
-            widths += 1
-            ends = np.concatenate([[0], np.cumsum(widths)])[np.cumsum(sizes)].tolist()
-            begins = np.concatenate([[0], np.cumsum(widths)])[np.cumsum(sizes) - sizes].tolist()
+            at = np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
             names = [terms[i] for i in members.tolist()]
-            member = 0
-            for bucket in range(low, high):
-                parts = []
-                for _ in range(bounds[bucket + 1] - bounds[bucket]):
-                    term = names[member]
-                    parts.append(f'"{term}":[{text[begins[member] : ends[member] - 1]}]')
-                    member += 1
-                yield bucket, ("{" + ",".join(parts) + "}").encode("utf-8")
+            entries = [bound - bounds[low] for bound in bounds[low : high + 1]]  # (per bucket)
+            made = objects(names, np.arange(len(names)), sizes, deltas[at], entries)
+            if told is not None:
+                codes = self.codes[at]
+                offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+            for bucket, data in zip(range(low, high), made, strict=True):
+                if told is not None:
+                    start, end = entries[bucket - low], entries[bucket - low + 1]
+                    told(
+                        bucket,
+                        names[start:end],
+                        sizes[start:end],
+                        codes[offsets[start] : offsets[end]],
+                    )
+                yield bucket, data

@@ -15,20 +15,22 @@ import base64
 import bisect
 import itertools
 import json
-import operator
 import shutil
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from qbank.bank.load import gc_paused
-from qbank.search.cjkpostings import CjkPostings
+from qbank.search.cjkpostings import BucketWatch, CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
+from qbank.search.termsjson import postings_object
 from qbank.search.tokenize import is_cjk, stemmer_spec
 
 INDEX_DIR = "api/search"
@@ -111,8 +113,7 @@ def entry_sizes(lists: list[array[int]]) -> list[int]:
     ``runs`` adds up."""
     if not lists:
         return []
-    lengths = np.fromiter(map(len, lists), np.int64, len(lists))
-    codes = np.frombuffer(b"".join(codes.tobytes() for codes in lists), np.int32)
+    lengths, codes = postings_arrays(lists)
     deltas = np.diff(codes.astype(np.int64), prepend=0)
     starts = np.cumsum(lengths) - lengths
     firsts = starts[lengths > 0]
@@ -166,6 +167,48 @@ class IndexReport:
     def of(cls, docs: dict[str, list[SearchDoc]]) -> IndexReport:
         """The report of indexing ``docs`` (documents by locale)."""
         return cls(Counter({locale.lower(): len(d) for locale, d in docs.items()}))
+
+
+class TermsWatch(Protocol):
+    """What is told of a locale's index as it is written (``write_index``): the index once
+    built (``begin``), then each terms file's postings while they are in hand
+    (``terms_file``), then the end of the writing (``end``). The offline copy makes each
+    field's share of the terms files this way, without holding the whole index's postings a
+    second time."""
+
+    def begin(self, index: LocaleIndex) -> None: ...
+
+    def terms_file(
+        self,
+        name: str,
+        terms: list[str],
+        lengths: npt.NDArray[np.int64],
+        codes: npt.NDArray[np.int32],
+    ) -> None:
+        """The terms file ``name`` (``t/<name>``) holds ``terms`` (in its order), each with
+        ``lengths`` postings, ``codes`` one term's after the other (not delta-coded)."""
+
+    def end(self) -> None: ...
+
+
+def _told_bucket(
+    watch: TermsWatch,
+    number: int,
+    terms: list[str],
+    lengths: npt.NDArray[np.int64],
+    codes: npt.NDArray[np.int32],
+) -> None:
+    """Tell ``watch`` of the CJK terms file of bucket ``number``."""
+    watch.terms_file(f"{shard_name(f'~{number}')}.json", terms, lengths, codes)
+
+
+def postings_arrays(
+    lists: list[array[int]],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """Terms' postings as ``TermsWatch.terms_file`` takes them: lengths and codes."""
+    lengths = np.fromiter(map(len, lists), np.int64, len(lists))
+    codes = np.frombuffer(b"".join(codes.tobytes() for codes in lists), np.int32)
+    return lengths, codes
 
 
 class SearchIndexError(Exception):
@@ -302,13 +345,15 @@ class LocaleIndex:
 
     # -- files
 
-    def shard_file(self, key: str) -> tuple[str, bytes]:
-        """The terms file ``key``: ``{term: postings}``, terms sorted, postings delta-coded."""
-        shard = {}
-        for term in sorted(self.shards.get(key, ())):
-            codes = self.postings[term]
-            shard[term] = [codes[0], *map(operator.sub, codes[1:], codes)]  # delta-coded
-        return f"t/{shard_name(key)}.json", _json(shard)
+    def shard_file(self, key: str, watch: TermsWatch | None = None) -> tuple[str, bytes]:
+        """The terms file ``key``: ``{term: postings}``, terms sorted, postings delta-coded
+        (told to ``watch``)."""
+        terms = sorted(self.shards.get(key, ()))
+        lengths, codes = postings_arrays([self.postings[term] for term in terms])
+        name = f"{shard_name(key)}.json"
+        if watch is not None:
+            watch.terms_file(name, terms, lengths, codes)
+        return f"t/{name}", postings_object(terms, lengths, codes)
 
     def chunk_file(self, number: int) -> tuple[str, bytes]:
         """Documents file ``number``: ``[url, topic, prompt, more]`` of its ``CHUNK``
@@ -344,16 +389,20 @@ class LocaleIndex:
             }
         )
 
-    def files(self) -> Iterator[tuple[str, bytes]]:
-        """Every file of the index (path relative to its folder, bytes), one at a time."""
+    def files(self, watch: TermsWatch | None = None) -> Iterator[tuple[str, bytes]]:
+        """Every file of the index (path relative to its folder, bytes), one at a time; each
+        terms file's postings told to ``watch`` as it is made."""
         if self.packed is None:
             keys = sorted(self.shards.keys() | self._buckets())
         else:  # (the CJK terms files from the arrays)
-            for number, data in self.packed.files(self.buckets):
+            told: BucketWatch | None = None
+            if watch is not None:
+                told = partial(_told_bucket, watch)
+            for number, data in self.packed.files(self.buckets, told):
                 yield f"t/{shard_name(f'~{number}')}.json", data
             keys = sorted(self.shards)
         for key in keys:
-            yield self.shard_file(key)
+            yield self.shard_file(key, watch)
         for number in range((len(self.shown) + CHUNK - 1) // CHUNK):
             yield self.chunk_file(number)
         yield self.filters_file()
@@ -537,18 +586,20 @@ def write_index(
     docs: Iterable[SearchDoc],
     output: Path,
     locale: str,
-    then: Callable[[LocaleIndex], None] | None = None,
+    watch: TermsWatch | None = None,
 ) -> None:
-    """Write ``locale``'s index into the folder ``output`` (replaced); ``then(index)`` is
-    given the index in memory once its files are written."""
+    """Write ``locale``'s index into the folder ``output`` (replaced), telling ``watch`` of
+    the index and of each terms file as it is written (``TermsWatch``)."""
     try:
         if output.exists():
             shutil.rmtree(output)
         with gc_paused():  # (millions of objects made, no cycle among them)
             index = LocaleIndex.build(docs, locale)
-            write_files(index.files(), output)
-            if then is not None:
-                then(index)
+            if watch is not None:
+                watch.begin(index)
+            write_files(index.files(watch), output)
+            if watch is not None:
+                watch.end()
     except OSError as error:
         raise SearchIndexError(
             f"the search index could not be written to {output}: {error}"

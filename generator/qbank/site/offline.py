@@ -30,7 +30,6 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring  # (json.dumps's own)
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,8 @@ import numpy as np
 
 from qbank.bank.loaded import Bank
 from qbank.search.documents import LEVELS
-from qbank.search.index import CHUNK, INDEX_DIR, LocaleIndex, shard_name
+from qbank.search.index import CHUNK, INDEX_DIR, LocaleIndex
+from qbank.search.termsjson import json_string, objects
 from qbank.site.minify import asset_bytes
 from qbank.site.strings import strings_for
 
@@ -162,153 +162,12 @@ class SearchNeeds:
 
 
 SHARES_DIR = ".offline"
-"""Under a locale's index folder: the fields' shares of it, made from the index in memory when
-it is written (``write_index_shares``); hidden, so never served, and gone once
-``offline_files`` has taken them."""
+"""Under a locale's index folder: the fields' shares of it, made while the index is written
+(``FieldShares``); hidden, so never served, and gone once ``offline_files`` has taken them."""
 _DOCUMENTS = "documents.json"
 """In ``SHARES_DIR``: ``{field: [documents file numbers]}``."""
-
-
-@dataclass
-class _Terms:
-    """Every term of a locale's terms files, as flat arrays: ``names`` per term, ``file`` (its
-    terms file, a number into ``files``, their names), ``within`` (its place among its
-    file's terms, in the file's order), ``lengths`` (its number of postings) and ``codes``,
-    every term's postings one after the other (``LEVELS * question + step``, not
-    delta-coded)."""
-
-    names: list[str]
-    files: list[str]
-    file: np.ndarray[Any, Any]
-    within: np.ndarray[Any, Any]
-    lengths: np.ndarray[Any, Any]
-    codes: np.ndarray[Any, Any]
-
-
-_TEXT_SLICE = 1 << 20  # postings made into text at a time (``_shares``)
-
-
-def _shares(owner_of: np.ndarray[Any, Any], count: int, terms: _Terms) -> list[bytes]:
-    """Each of ``count`` owners' share of the terms as JSON: ``{terms file name: {term:
-    delta-coded postings of its questions}}``, files and terms in the files' order (the
-    bytes of ``json.dumps(…, ensure_ascii=False, separators=(",", ":"))``). ``owner_of``:
-    per question its owner's number (-1: none), one -1 more at its end. One pass in numpy
-    over every posting of the locale, then one string a (owner, term)."""
-    pieces: list[list[str]] = [[] for _ in range(count)]
-    if len(terms.codes):
-        file_rank = np.empty(len(terms.files), np.int64)
-        file_rank[sorted(range(len(terms.files)), key=terms.files.__getitem__)] = np.arange(
-            len(terms.files)
-        )
-        order = np.lexsort((terms.within, file_rank[terms.file]))  # terms in the files' order
-        rank = np.empty(len(order), np.int64)
-        rank[order] = np.arange(len(order))
-        posting_rank = np.repeat(rank, terms.lengths)
-        owner = owner_of[np.clip(terms.codes // LEVELS, 0, len(owner_of) - 1)]
-        kept = np.flatnonzero(owner >= 0)
-        kept = kept[np.lexsort((posting_rank[kept], owner[kept]))]  # (stable: codes in order)
-        owners, ranks, codes = owner[kept], posting_rank[kept], terms.codes[kept]
-        first = np.ones(len(kept), bool)
-        first[1:] = (owners[1:] != owners[:-1]) | (ranks[1:] != ranks[:-1])
-        deltas = np.diff(codes, prepend=0)
-        deltas[first] = codes[first]
-        # (a slice at a time: the whole locale's postings as Python ints and strings at once
-        # made the build's peak, about 1.5 GB at 30,000 Chinese questions)
-        text = "".join(
-            ",".join(map(str, deltas[at : at + _TEXT_SLICE].tolist())) + ","
-            for at in range(0, len(deltas), _TEXT_SLICE)
-        )
-        widths = np.ones(len(deltas), np.int64) + 1  # a digit and the comma after
-        for power in range(1, 19):
-            longer = deltas >= 10**power
-            if not longer.any():
-                break
-            widths += longer
-        ends = np.cumsum(widths)
-        starts = np.flatnonzero(first)
-        begins = np.concatenate([[0], ends])[starts].tolist()
-        finishes = (ends[np.concatenate([starts[1:], [len(ends)]]) - 1] - 1).tolist()
-        keys = [encode_basestring(name) + ":{" for name in terms.files]
-        last = [-1] * count
-        names = terms.names
-        group_terms = order[ranks[starts]]
-        for number, term, file, begin, finish in zip(
-            owners[starts].tolist(),
-            group_terms.tolist(),
-            terms.file[group_terms].tolist(),
-            begins,
-            finishes,
-            strict=True,
-        ):
-            parts = pieces[number]
-            if file != last[number]:
-                if last[number] >= 0:
-                    parts.append("},")
-                parts.append(keys[file])
-                last[number] = file
-            else:
-                parts.append(",")
-            parts.append(f"{encode_basestring(names[term])}:[{text[begin:finish]}]")
-    return [
-        ("{" + "".join(parts) + ("}" if parts else "") + "}").encode("utf-8") for parts in pieces
-    ]
-
-
-def _memory_terms(index: LocaleIndex) -> _Terms:
-    """``_Terms`` of an index in memory (its CJK terms packed in arrays or not)."""
-    names: list[str] = []
-    files: list[str] = []
-    file: list[int] = []
-    within: list[int] = []
-    parts: list[Any] = []
-    for key, members in index.shards.items():
-        files.append(f"{shard_name(key)}.json")
-        for place, term in enumerate(sorted(members)):
-            names.append(term)
-            file.append(len(files) - 1)
-            within.append(place)
-            parts.append(index.postings[term])
-    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
-    codes = np.frombuffer(b"".join(part.tobytes() for part in parts), np.int32)
-    numbers = np.asarray(file, np.int64)
-    places = np.asarray(within, np.int64)
-    packed = index.packed
-    if packed is not None and len(packed.keys):
-        first = len(files)
-        files += [f"{shard_name(f'~{n}')}.json" for n in range(index.buckets)]
-        names += packed.terms()
-        numbers = np.concatenate([numbers, packed.buckets(index.buckets) + first])
-        # (keys sorted: each bucket's terms in their file's order)
-        places = np.concatenate([places, np.arange(len(packed.keys), dtype=np.int64)])
-        lengths = np.concatenate([lengths, np.diff(packed.starts)])
-        codes = np.concatenate([codes, packed.codes])
-    return _Terms(names, files, numbers, places, lengths, codes.astype(np.int64, copy=False))
-
-
-def _disk_terms(folder: Path) -> _Terms:
-    """``_Terms`` read back from a written index's terms files."""
-    names: list[str] = []
-    files: list[str] = []
-    file: list[int] = []
-    within: list[int] = []
-    postings: list[list[int]] = []
-    for path in (folder / "t").glob("*.json"):
-        files.append(path.name)
-        for place, (term, deltas) in enumerate(json.loads(path.read_bytes()).items()):
-            if deltas:
-                names.append(term)
-                file.append(len(files) - 1)
-                within.append(place)
-                postings.append(deltas)
-    lengths = np.fromiter(map(len, postings), np.int64, len(postings))
-    flat = np.fromiter(itertools.chain.from_iterable(postings), np.int64, int(lengths.sum()))
-    sums = np.cumsum(flat)
-    starts = np.cumsum(lengths) - lengths
-    before = np.where(starts > 0, sums[np.maximum(starts - 1, 0)], 0) if len(flat) else starts
-    codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
-    return _Terms(
-        names, files, np.asarray(file, np.int64), np.asarray(within, np.int64), lengths, codes
-    )
+_BATCH = 1 << 16
+"""About how many postings ``FieldShares`` cuts at a time (its arrays: a few MB)."""
 
 
 def _owners(urls: Iterable[str], fields: list[str]) -> np.ndarray[Any, Any]:
@@ -322,32 +181,138 @@ def _owners(urls: Iterable[str], fields: list[str]) -> np.ndarray[Any, Any]:
     return np.array([*owners, -1], dtype=np.int32)
 
 
-def _documents(owner_of: np.ndarray[Any, Any], count: int) -> list[list[int]]:
-    """Per owner, the numbers of the documents files that list one of its questions."""
-    chunks = np.arange(len(owner_of) - 1) // CHUNK
-    return [np.unique(chunks[owner_of[:-1] == n]).tolist() for n in range(count)]
+class FieldShares:
+    """Each field's share of one locale's terms files (``SearchNeeds.share``), made as the
+    index writes them (a ``search.index.TermsWatch``) or from a written index's files
+    (``_disk_shares``). The postings of each terms file are cut by their questions' fields
+    while they are in hand, a batch of files at a time, and each (field, file) kept as its
+    JSON text: the locale's postings are never held a second time (at 30,000 questions x 3
+    locales, arrays over a whole locale's postings made the build's peak, 2.4 GB). With
+    ``folder`` (the index's folder) ``end`` writes the shares and each field's documents
+    files into its ``SHARES_DIR``, for ``offline_files``. One per index written."""
+
+    def __init__(self, fields: Iterable[str], folder: Path | None = None) -> None:
+        self.fields = list(fields)
+        self.folder = folder
+        self._owner_of = _owners((), self.fields)
+        self._pieces: list[list[tuple[str, bytes]]] = [[] for _ in self.fields]
+        self._waiting: list[tuple[str, list[str], np.ndarray[Any, Any], np.ndarray[Any, Any]]]
+        self._waiting = []
+        self._postings = 0
+
+    def begin(self, index: LocaleIndex) -> None:
+        self.questions(shown[0] for shown in index.shown)
+
+    def questions(self, urls: Iterable[str]) -> None:
+        """Take each question's URL (``/<locale>/<field>/…``), in the index's order."""
+        self._owner_of = _owners(urls, self.fields)
+
+    def terms_file(
+        self,
+        name: str,
+        terms: list[str],
+        lengths: np.ndarray[Any, Any],
+        codes: np.ndarray[Any, Any],
+    ) -> None:
+        if len(codes):
+            self._waiting.append((name, terms, lengths, codes))
+            self._postings += len(codes)
+            if self._postings >= _BATCH:
+                self._cut()
+
+    def end(self) -> None:
+        self._cut()
+        if self.folder is None:
+            return
+        target = self.folder / SHARES_DIR
+        target.mkdir(parents=True, exist_ok=True)
+        for number, name in enumerate(self.fields):
+            (target / f"{name}.json").write_bytes(self.share(number))
+            self._pieces[number] = []  # (written: let go)
+        documents = dict(zip(self.fields, self.documents(), strict=True))
+        (target / _DOCUMENTS).write_bytes(_json(documents))
+
+    def share(self, number: int) -> bytes:
+        """Field ``number``'s share as JSON: ``{terms file name: {term: delta-coded postings
+        of its questions}}``, files by name and terms in their file's order (the bytes of
+        ``json.dumps(…, ensure_ascii=False, separators=(",", ":"))``)."""
+        pieces = sorted(self._pieces[number])  # (one piece a file: by its name)
+        return b"{" + b",".join(piece for _, piece in pieces) + b"}"
+
+    def documents(self) -> list[list[int]]:
+        """Per field, the numbers of the documents files that list one of its questions."""
+        chunks = np.arange(len(self._owner_of) - 1) // CHUNK
+        owner_of = self._owner_of[:-1]
+        return [np.unique(chunks[owner_of == n]).tolist() for n in range(len(self.fields))]
+
+    def _cut(self) -> None:
+        """Cut the waiting terms files' postings by field: one pass in numpy over them, then
+        one string a (field, term) and one piece a (field, file)."""
+        waiting, self._waiting, self._postings = self._waiting, [], 0
+        if not waiting:
+            return
+        names = [term for _, terms, _, _ in waiting for term in terms]
+        lengths = np.concatenate([lengths for _, _, lengths, _ in waiting])
+        codes = np.concatenate([codes for _, _, _, codes in waiting]).astype(np.int64)
+        file_of = np.repeat(np.arange(len(waiting)), [len(terms) for _, terms, _, _ in waiting])
+        term_of = np.repeat(np.arange(len(names)), lengths)
+        owner_of = self._owner_of
+        owner = owner_of[np.clip(codes // LEVELS, 0, len(owner_of) - 1)]
+        kept = np.flatnonzero(owner >= 0)
+        if not len(kept):
+            return
+        kept = kept[np.lexsort((term_of[kept], owner[kept]))]  # (stable: codes in order)
+        owners, terms, codes = owner[kept], term_of[kept], codes[kept]
+        first = np.ones(len(kept), bool)
+        first[1:] = (owners[1:] != owners[:-1]) | (terms[1:] != terms[:-1])
+        deltas = np.diff(codes, prepend=0)
+        deltas[first] = codes[first]
+        starts = np.flatnonzero(first)  # (a group: a field's postings of one term)
+        group_terms = terms[starts]
+        group_owners, group_files = owners[starts], file_of[group_terms]
+        # (a field's terms of one file are together: an object each)
+        opens = np.flatnonzero(
+            (group_owners[1:] != group_owners[:-1]) | (group_files[1:] != group_files[:-1])
+        )
+        bounds = [0, *(opens + 1).tolist(), len(starts)]
+        made = objects(names, group_terms, np.diff(np.append(starts, len(kept))), deltas, bounds)
+        heads = [json_string(name) + b":" for name, _, _, _ in waiting]
+        for number, file, share in zip(
+            group_owners[bounds[:-1]].tolist(),
+            group_files[bounds[:-1]].tolist(),
+            made,
+            strict=True,
+        ):
+            self._pieces[number].append((waiting[file][0], heads[file] + share))
 
 
-def write_index_shares(folder: Path, index: LocaleIndex, fields: Iterable[str]) -> None:
-    """Write into a locale's index folder ``folder``, from its ``index`` in memory, what each
-    of ``fields`` needs of it offline (``SHARES_DIR``), for ``offline_files``: reading the
-    written index back and cutting it again cost a fifth of a build's CPU."""
-    wanted = list(fields)
-    owner_of = _owners((shown[0] for shown in index.shown), wanted)
-    shares = _shares(owner_of, len(wanted), _memory_terms(index))
-    target = folder / SHARES_DIR
-    target.mkdir(parents=True, exist_ok=True)
-    for name, share in zip(wanted, shares, strict=True):
-        (target / f"{name}.json").write_bytes(share)
-    documents = dict(zip(wanted, _documents(owner_of, len(wanted)), strict=True))
-    (target / _DOCUMENTS).write_bytes(_json(documents))
+def _disk_shares(folder: Path, fields: Iterable[str]) -> FieldShares:
+    """``FieldShares`` cut from a written index in the folder ``folder``."""
+    shares = FieldShares(fields)
+    chunks = sorted((folder / "d").glob("*.json"), key=lambda p: int(p.stem))
+    shares.questions(url for chunk in chunks for url, *_ in json.loads(chunk.read_bytes()))
+    for path in (folder / "t").glob("*.json"):
+        found = [(term, deltas) for term, deltas in json.loads(path.read_bytes()).items() if deltas]
+        lengths = np.fromiter((len(deltas) for _, deltas in found), np.int64, len(found))
+        flat = np.fromiter(
+            itertools.chain.from_iterable(deltas for _, deltas in found),
+            np.int64,
+            int(lengths.sum()),
+        )
+        sums = np.cumsum(flat)
+        starts = np.cumsum(lengths) - lengths
+        before = np.where(starts > 0, sums[np.maximum(starts - 1, 0)], 0) if len(flat) else starts
+        codes = sums - np.repeat(before, lengths)  # each term's deltas summed on their own
+        shares.terms_file(path.name, [term for term, _ in found], lengths, codes)
+    shares.end()
+    return shares
 
 
 def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, SearchNeeds]:
     """Per field, what it needs of ``locale``'s search index (``SearchNeeds``). A field's
     questions hold words of nearly every terms file (they are cut by word, not by field), so
     its share of them, not the files, is what a reader keeps. The shares the index's writer
-    left (``write_index_shares``) are taken (and removed); without them (a ``qbank build``
+    left (``FieldShares``) are taken (and removed); without them (a ``qbank build``
     tree) they are cut from the written index."""
     folder = site / locale / INDEX_DIR
     wanted = list(fields)
@@ -363,15 +328,10 @@ def _search_needs(site: Path, locale: str, fields: Iterable[str]) -> dict[str, S
             needs[name].share = (kept / f"{name}.json").read_bytes()
         shutil.rmtree(kept)
     else:
-        chunks = sorted((folder / "d").glob("*.json"), key=lambda p: int(p.stem))
-        urls = (url for chunk in chunks for url, *_ in json.loads(chunk.read_bytes()))
-        owner_of = _owners(urls, wanted)
-        shares = _shares(owner_of, len(wanted), _disk_terms(folder))
-        for name, share, numbers in zip(
-            wanted, shares, _documents(owner_of, len(wanted)), strict=True
-        ):
+        shares = _disk_shares(folder, wanted)
+        for number, (name, numbers) in enumerate(zip(wanted, shares.documents(), strict=True)):
             needs[name].files.update(f"{prefix}d/{n}.json" for n in numbers)
-            needs[name].share = share
+            needs[name].share = shares.share(number)
     for found in needs.values():
         found.files.update(prefix + name for name in ("index.json", "f.json"))
     return needs
