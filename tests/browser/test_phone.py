@@ -91,6 +91,10 @@ def test_the_drawer_opens_and_closes_from_the_keyboard(messy_tab: Any) -> None:
     assert page.evaluate("document.getElementById('__drawer').checked")
     home = page.locator(".md-sidebar--primary .md-nav__link", has_text="Home").first
     expect(home).to_be_visible()
+    # (the drawer slides in: its place is read once it is there)
+    page.wait_for_function(
+        "() => document.querySelector('.md-sidebar--primary').getBoundingClientRect().left >= 0"
+    )
     for _ in range(12):  # the header's other controls, then the drawer's links
         page.keyboard.press("Tab")
         if page.evaluate("!!document.activeElement.closest('.md-sidebar--primary')"):
