@@ -180,8 +180,10 @@ class KeptPages:
         self.reads = Reads()
         self.said_off = False
         self.summary = ""  # the last build's ``end``
-        self._nav: tuple[int, str] = (0, "")  # (id of the nav, its digest)
-        self._pages: tuple[int, str] = (0, "")  # (id of the list of pages, its digest)
+        # (the nav, its digest) and (the list of pages, its digest) of the build running:
+        # the objects themselves, not their ids (a later build's nav may get a freed id)
+        self._nav: tuple[Any, str] = (None, "")
+        self._pages: tuple[Any, str] = (None, "")
         self._kept: tuple[Page, str] | None = None  # the page being built, its kept HTML
         self._pending: tuple[Page, str] | None = None  # the page being built, its key
 
@@ -197,6 +199,7 @@ class KeptPages:
         qbank) says, unless something the key cannot see could change their HTML."""
         self.cache, self.env, self.templates = None, env, {}
         self._kept = self._pending = None
+        self._nav = self._pages = (None, "")
         if not store.enabled:
             return
         if not self.allowed(config):
@@ -278,14 +281,14 @@ class KeptPages:
         return self.cache.page_key(page.url, own, page.content or "")
 
     def _nav_digest(self, nav: Navigation) -> str:
-        if self._nav[0] != id(nav):
+        if self._nav[0] is not nav:
             homepage = nav.homepage.url if nav.homepage else None
-            self._nav = (id(nav), digest([homepage, _nav(nav.items, self.reads.nav_meta)]))
+            self._nav = (nav, digest([homepage, _nav(nav.items, self.reads.nav_meta)]))
         return self._nav[1]
 
     def _pages_digest(self, pages: Any) -> str:
-        if self._pages[0] != id(pages):
-            self._pages = (id(pages), digest([[f.src_uri, f.url] for f in pages]))
+        if self._pages[0] is not pages:
+            self._pages = (pages, digest([[f.src_uri, f.url] for f in pages]))
         return self._pages[1]
 
     def finish(self, output: str, page: Page, final: Callable[[str], str]) -> str:
@@ -302,6 +305,7 @@ class KeptPages:
     def end(self) -> str:
         """How many of this build's pages the cache gave (for its "pages built" line)."""
         cache, self.cache = self.cache, None
+        self._nav = self._pages = (None, "")  # (the build's nav is not held after it)
         if cache is None:
             return ""
         return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache"
