@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,16 @@ def entries(project: Path, kind: str = "") -> list[Path]:
     """The cache's entries (of ``kind``: ``checked`` files, search ``docs``, ``match``
     counts)."""
     return sorted(p for p in (project / CACHE / kind).rglob("*.json"))
+
+
+def aged(project: Path) -> None:
+    """Every entry last used a minute ago: the next build's prune tells the ones it did
+    not use apart whatever the file system's clock granularity (the store allows a second,
+    and a build of the small bank can touch an entry less than a second before the next
+    build starts)."""
+    then = time.time() - 60
+    for path in entries(project):
+        os.utime(path, (then, then))
 
 
 def topics(content: Path) -> set[tuple[str, str]]:
@@ -272,11 +283,16 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     # the match's topic counts: one entry per topic and locale too
     match = set(entries(project, "match"))
     assert len(match) == len(topics(content))
+    # the question texts' HTML: one entry per topic and locale too
+    markup = set(entries(project, "markup"))
+    assert len(markup) == len(topics(content))
     build(project, content)
+    assert set(entries(project, "markup")) == markup
     assert {p: p.stat().st_mtime_ns for p in entries(project, "checked")}.keys() == first.keys()
     assert set(entries(project, "docs")) == docs
     assert set(entries(project, "match")) == match
     (content / "backend/indexing/covering-index.yaml").unlink()
+    aged(project)
     build(project, content)
     assert len(entries(project, "checked")) == len(first) - 1  # the removed file's pruned
     # the documents of the removed file's topic made again (and the old ones pruned), in
@@ -287,6 +303,10 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     counted = set(entries(project, "match"))
     assert len(counted) == len(topics(content))
     assert 0 < len(counted - match) <= 3
+    converted = set(entries(project, "markup"))
+    assert len(converted) == len(topics(content))
+    assert 0 < len(converted - markup) <= 3
+    aged(project)
     build(project, content, version="9.9.9")
     assert len(entries(project, "checked")) == len(first) - 1  # all made again, old pruned
     assert not set(entries(project)) & (set(first) | again)
@@ -328,6 +348,31 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     assert terms
     assert len(terms) == len(weights)
     assert all(isinstance(n, float) for n in weights)
+    # a topic's question HTML: the kept HTML is what the page shows; an entry of the wrong
+    # shape (one text too few) is made again
+    markup = entries(warm, "markup")[0]
+    kept_html = json.loads(
+        zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
+    )
+    assert kept_html
+    assert all(isinstance(html, str) for html in kept_html)
+    planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(len(kept_html))]
+    Store(warm / CACHE).put_bytes(
+        "markup", markup.stem, zlib.compress(json.dumps(planted).encode())
+    )
+    build(warm, content)
+    assert any(
+        "kept-0-from-the-cache" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
+    )
+    Store(warm / CACHE).put_bytes(
+        "markup", markup.stem, zlib.compress(json.dumps(planted[1:]).encode())
+    )
+    build(warm, content)
+    same_sites(warm, cold)
+    made = json.loads(
+        zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
+    )
+    assert made == kept_html
     # a page's kept HTML truncated, corrupted, foreign (another page's), or sound but
     # another page's (its address differs): each reported, the page rendered again
     truncated, corrupted, foreign, other, *_ = entries(warm, "pages")
@@ -383,6 +428,7 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     assert len(kept) == len(QUESTIONS) - 1
     assert len(entries(tmp_path, "docs")) == len(topics(content))
     assert len(entries(tmp_path, "match")) == len(topics(content))
+    assert len(entries(tmp_path, "markup")) == len(topics(content))
     rng = random.Random(3)
     for n, edit in enumerate((add, move, translate, rename)):
         edit(content, rng, n)

@@ -55,7 +55,12 @@ from qbank.plugin.locales import (
 from qbank.plugin.logfilters import filter_cross_locale_links
 from qbank.plugin.material_search import drop_search_files, drop_worker_address
 from qbank.plugin.pagecache import KeptPages
-from qbank.plugin.pages import add_pages, insert_questions, title_pages_built_elsewhere
+from qbank.plugin.pages import (
+    add_pages,
+    insert_html,
+    insert_questions,
+    title_pages_built_elsewhere,
+)
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
 from qbank.plugin.staging import StagedSite
@@ -259,9 +264,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        """Put each run of questions where its placeholder is (``pages.insert_questions``)."""
+        """Put each run of questions where its placeholder is (``pages.insert_questions``),
+        and each block of HTML (``pages.insert_html``)."""
         shared = self.building
-        if shared is None or "qbank:question:" not in html:
+        if shared is None:
+            return html
+        if "qbank:html:" in html:
+            html = insert_html(html, shared.site.html)
+        if "qbank:question:" not in html:
             return html
         return insert_questions(html, page, config, shared.site.blocks)
 

@@ -34,6 +34,7 @@ from mkdocs.exceptions import PluginError
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.live.doccache import stored_docs
+from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_counts
 from qbank.live.store import Store
 from qbank.plugin import internals
@@ -90,10 +91,13 @@ def render_locale(
     bank: Bank, options: RenderOptions, locale: str, store: Store | None = None
 ) -> RenderedSite:
     """``locale``'s pages alone, its practice and JSON API files deferred (written after its
-    build, one at a time); the match counts of unchanged topics from ``store``."""
+    build, one at a time); the match counts and question HTML of unchanged topics from
+    ``store``."""
     started = time.monotonic()
     options = dataclasses.replace(options, locales=(locale,), defer_files=True)
-    site = render_site(bank, options, None, stored_counts(store or Store(None), bank))
+    store = store or Store(None)
+    known = stored_markup(store, bank, locale)
+    site = render_site(bank, options, None, stored_counts(store, bank), known)
     phase(started, "%s: pages rendered", locale)
     return site
 

@@ -5,7 +5,7 @@ placeholders are (Markdown never parses question HTML or headings)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -21,7 +21,7 @@ from qbank.plugin.config import Shared
 from qbank.plugin.logfilters import filter_pages_built_elsewhere
 from qbank.site.minify import asset_bytes
 from qbank.site.parts import is_part_page
-from qbank.site.render import PLACEHOLDER, Slot, page_paths
+from qbank.site.render import HTML_BLOCK_DIGEST, PLACEHOLDER, Slot, page_paths
 from qbank.site.strings import strings_for
 from qbank.site.theme import ASSETS, LAZY_ASSETS
 
@@ -110,6 +110,14 @@ def _flat(links: Any) -> Iterator[Any]:
     for link in links:
         yield link
         yield from _flat(link.children)
+
+
+_HTML_PARAGRAPH = re.compile(f"<p>{HTML_BLOCK_DIGEST.pattern}</p>")
+
+
+def insert_html(html: str, kept: Mapping[str, str]) -> str:
+    """Put each HTML block (``RenderedSite.html``) where the paragraph naming it is."""
+    return _HTML_PARAGRAPH.sub(lambda match: kept[match.group(1)], html)
 
 
 def insert_questions(

@@ -23,6 +23,7 @@ def releasing(site: RenderedSite) -> Iterator[None]:
     (and the renderer they hold) and the kept conversions after, and the garbage collector
     runs so that what comes next reuses that memory."""
     site.blocks.clear()
+    site.html.clear()
     yield
     site.deferred.clear()
     forget_converted()

@@ -22,6 +22,7 @@ image paths are the same on all of them)::
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -141,6 +142,9 @@ class RenderedSite:
     nav: dict[str, list[Any]] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)  # locale → site title
     blocks: list[tuple[Slot, ...]] = field(default_factory=list)  # runs by placeholder number
+    # With placeholders: HTML that Markdown would only pass through (a seniority page's
+    # lists), by the digest its ``HTML_BLOCK`` line names.
+    html: dict[str, str] = field(default_factory=dict)
     # With ``RenderOptions.defer_files``: per locale, a producer of (path, chunks of bytes)
     # (``_Renderer.data_files``: optional ``fields`` and ``api`` limit what it makes).
     deferred: dict[str, Callable[..., Iterator[tuple[str, Iterable[bytes]]]]] = field(
@@ -151,6 +155,10 @@ class RenderedSite:
 
 PLACEHOLDER = "qbank:question:{}:end"
 """The line that stands for the run ``RenderedSite.blocks[n]`` (``RenderOptions.placeholders``)."""
+HTML_BLOCK = "qbank:html:{}:end"
+"""The line that stands for the HTML ``RenderedSite.html[digest]`` (a digest of that HTML, so
+that a page's Markdown changes whenever its HTML does)."""
+HTML_BLOCK_DIGEST = re.compile(re.escape(HTML_BLOCK).replace(r"\{\}", r"([0-9a-f]{20})"))
 
 
 def heading_line(level: int, markdown: str, anchor: str) -> str:
@@ -313,6 +321,7 @@ class _Renderer:
         options: RenderOptions,
         cache: BodyCache | None = None,
         counts: TopicCounts | None = None,
+        known: Mapping[str, str] | None = None,
     ) -> None:
         self.bank = bank
         self.options = options
@@ -333,6 +342,9 @@ class _Renderer:
         # pure function of its key (a second writer stores an equal value).
         self._match: dict[str, bytes] = {}
         self._html: dict[tuple[str, str], str] = {}
+        # ``to_html(text)`` of texts converted before (the persistent cache's,
+        # ``qbank.live.markupcache``), read only
+        self._known: Mapping[str, str] = known or {}
         self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
         self._check_reserved()
 
@@ -527,6 +539,7 @@ class _Renderer:
             previous.nav,
             dict(previous.titles),
             list(previous.blocks),
+            html=dict(previous.html),
             page_size=self.options.page_size,
         )
         for locale in self.locales:
@@ -625,6 +638,10 @@ class _Renderer:
         """``to_html`` of a question text, converted once per render for every page and file
         that shows it (the topic page, the practice JSON, the JSON API)."""
         key = (text, prefix if _IMAGE.search(text) else "")
+        if not key[1]:
+            found = self._known.get(text)
+            if found is not None:
+                return found
         done = self._html.get(key)
         if done is None:
             done = self._html[key] = to_html(text, prefix)
@@ -870,7 +887,9 @@ class _Renderer:
                     {
                         "name": self.bank.name(topic.name, locale),
                         "key": topic_key,
-                        "list": self.level_list([e for _spec, e in members], locale, t),
+                        "list": self.raw_html(
+                            site, self.level_list([e for _spec, e in members], locale, t)
+                        ),
                     }
                 )
             site.pages[f"{base}/{folder}/index.md"] = self.env.get_template(
@@ -890,6 +909,15 @@ class _Renderer:
         gone = len(folders) + 1  # parts an update left behind (the level lost questions)
         while site.pages.pop(f"{base}/{part_folder(level_folder, gone)}/index.md", None):
             gone += 1
+
+    def raw_html(self, site: RenderedSite, html: str) -> str:
+        """``html`` for a page template: as it is, or with placeholders the line that stands
+        for it (Markdown parses every tag of a raw HTML block only to pass it through)."""
+        if not self.options.placeholders:
+            return html
+        digest = hashlib.blake2b(html.encode(), digest_size=10).hexdigest()
+        site.html[digest] = html
+        return HTML_BLOCK.format(digest)
 
     def level_list(self, entries: list[Entry], locale: str, t: Mapping[str, Any]) -> str:
         """A seniority page's list of one topic's questions: each a link to the question's
@@ -1130,7 +1158,8 @@ def without_placeholders(site: RenderedSite, markdown: str) -> str:
     def run(match: re.Match[str]) -> str:
         return "".join(f"{s.heading}\n\n{s.html}\n\n" for s in site.blocks[int(match.group(1))])
 
-    return _RUN_ITEM.sub(run, markdown)
+    markdown = _RUN_ITEM.sub(run, markdown)
+    return HTML_BLOCK_DIGEST.sub(lambda match: site.html[match.group(1)], markdown)
 
 
 # From this many changed question files on, ``update_site`` leaves it to a full render.
@@ -1148,7 +1177,9 @@ class SiteUpdate:
 
 def _drop_unused_blocks(site: RenderedSite) -> None:
     """Renumber the runs of questions the pages refer to and drop the others (each update
-    renders some pages again, with new runs)."""
+    renders some pages again, with new runs), and the HTML no page names any more."""
+    named = {d for markdown in site.pages.values() for d in HTML_BLOCK_DIGEST.findall(markdown)}
+    site.html = {d: html for d, html in site.html.items() if d in named}
     used = sorted(
         {int(n) for markdown in site.pages.values() for n in PLACEHOLDER_NUMBER.findall(markdown)}
     )
@@ -1203,11 +1234,13 @@ def render_site(
     options: RenderOptions | None = None,
     cache: BodyCache | None = None,
     counts: TopicCounts | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> RenderedSite:
     """Every page and static file of the site for ``bank`` (see the module docstring).
 
     ``cache`` (kept across ``mkdocs serve`` rebuilds) reuses the HTML of unchanged questions
     and the match counts of unchanged topics; without it ``counts`` (the persistent cache's,
-    ``qbank.live.matchcache``) gives the match counts.
+    ``qbank.live.matchcache``) gives the match counts. ``known``: texts with their
+    ``to_html`` made before (the persistent cache's, ``qbank.live.markupcache``).
     """
-    return _Renderer(bank, options or RenderOptions(), cache, counts).render()
+    return _Renderer(bank, options or RenderOptions(), cache, counts, known).render()

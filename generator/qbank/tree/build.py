@@ -44,6 +44,7 @@ from qbank.bank.progress import Report, no_progress
 from qbank.live.checkcache import StoredChecks
 from qbank.live.doccache import stored_docs
 from qbank.live.index import LiveIndex
+from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_counts
 from qbank.live.session import SiteSession
 from qbank.live.store import DEFAULT_DIR, Store
@@ -585,7 +586,8 @@ def _by_locale(
     bank: Bank, options: RenderOptions, progress: Report, store: Store
 ) -> Iterator[RenderedSite]:
     """Each locale's site alone, rendered when asked for (``tree_files`` lets the one before
-    go first), the match counts of unchanged topics from ``store``. No body is kept: a
+    go first), the match counts and question HTML of unchanged topics from ``store``
+    (``qbank.live.markupcache``, made for a locale as it is rendered). No body is kept: a
     question's HTML is made for each page that shows it, its texts' conversions kept by
     ``qbank.bank.markup`` (keeping the bodies would save little CPU for much more memory at
     the peak)."""
@@ -593,5 +595,8 @@ def _by_locale(
     counts = stored_counts(store, bank)
     for done, locale in enumerate(locales):
         progress(f"writing {locale}", done, len(locales))
-        yield render_site(bank, dataclasses.replace(options, locales=(locale,)), None, counts)
+        known = stored_markup(store, bank, locale)
+        yield render_site(
+            bank, dataclasses.replace(options, locales=(locale,)), None, counts, known
+        )
     progress("writing", len(locales), len(locales))
