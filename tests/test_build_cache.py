@@ -252,7 +252,11 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
     kept, rendered = kept_and_rendered(build(project, content))
     assert kept == 0
     assert rendered == len(entries(project, "pages")) > 20
-    assert kept_and_rendered(build(project, content)) == (rendered, 0)
+    log = build(project, content)
+    assert kept_and_rendered(log) == (rendered, 0)
+    # and every page's converted Markdown
+    markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
+    assert sum(map(int, markdown_kept)) == rendered == len(entries(project, "markdown"))
     source = content / "backend/indexing/covering-index.yaml"
     data = yaml.safe_load(source.read_text("utf-8"))
     data["prompt"]["en"] += " Changed."
@@ -268,6 +272,10 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
     log = build(project, content, hooks=["hook.py"])
     assert log.count("page cache is off: the plugin(s) hook.py may change a page's HTML") == 1
     assert "from the page cache" not in log
+    # an extension that can read other files than the page turns that off, and says so
+    log = build(project, content, markdown_extensions=["pymdownx.snippets"])
+    assert "converted Markdown is not kept: the extension(s) pymdownx.snippets may" in log
+    assert "Markdown of" not in log
 
 
 def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path) -> None:
@@ -373,6 +381,26 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
         zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
     )
     assert made == kept_html
+    # a page's converted Markdown: the kept conversion is what the page shows; one not of
+    # its shape is reported and made again
+    converted = entries(warm, "markdown")[0]
+    kept_md = store._parse(converted.read_bytes(), "markdown", converted.stem, raw=True)[0]
+    _html, _toc, *rest = json.loads(zlib.decompress(kept_md))
+    planted_md = ["<p>planted-markdown</p>", [["Planted", "planted", 1, True, []]], *rest]
+    Store(warm / CACHE).put_bytes(
+        "markdown", converted.stem, zlib.compress(json.dumps(planted_md).encode())
+    )
+    build(warm, content)
+    shown = [
+        p for p in (warm / "site").rglob("*.html") if "planted-markdown" in p.read_text("utf-8")
+    ]
+    assert len(shown) == 1
+    assert 'href="#planted"' in shown[0].read_text("utf-8")  # its table of contents too
+    Store(warm / CACHE).put_bytes("markdown", converted.stem, zlib.compress(b'["only"]'))
+    log = build(warm, content)
+    assert f"cache entry {converted.stem} is not a converted page's; made again" in log
+    same_sites(warm, cold)
+    assert store._parse(converted.read_bytes(), "markdown", converted.stem, raw=True)[0] == kept_md
     # a page's kept HTML truncated, corrupted, foreign (another page's), or sound but
     # another page's (its address differs): each reported, the page rendered again
     truncated, corrupted, foreign, other, *_ = entries(warm, "pages")

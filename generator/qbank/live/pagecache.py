@@ -213,3 +213,92 @@ class PageCache:
         the site it builds)."""
         self.rendered += 1
         self.store.put_bytes(KIND, name, url.encode() + b"\n" + zlib.compress(html.encode(), 1))
+
+
+CONVERTED = "markdown"  # the kind of a page's converted Markdown
+
+
+@dataclass(frozen=True)
+class Converted:
+    """What converting a page's Markdown gives (MkDocs' ``Page.render``): its HTML, its table
+    of contents as plain data (``[title, id, level, active, children]`` each), the title its
+    first heading gives, the anchor ids it holds and, where MkDocs keeps them, its links to
+    anchors of other files (``{file: {anchor: link}}``)."""
+
+    content: str
+    toc: list[Any]
+    title: str | None
+    anchors: list[str]
+    links: dict[str, dict[str, str]] | None
+
+
+class ConvertedPages:
+    """The converted Markdown of one build's pages, kept by a hash of the Markdown, where
+    the page sits, the files its links resolve against and the build's Markdown settings
+    (``build``, made by the MkDocs adapter), with the count taken from the cache."""
+
+    def __init__(self, store: Store, build: str) -> None:
+        self.store = store
+        self.build = build
+        self.kept = 0
+
+    def key(self, where: Any, markdown: str) -> str:
+        """The key of the Markdown ``markdown`` of the page at ``where`` (plain data)."""
+        return key(CONVERTED, self.build, digest(where), markdown)
+
+    def get(self, name: str) -> Converted | None:
+        """The kept conversion under ``name``, or None (none, or not of its shape)."""
+        packed = self.store.get_bytes(CONVERTED, name)
+        if packed is None:
+            return None
+        try:
+            content, toc, title, anchors, links = json.loads(zlib.decompress(packed))
+            ok = (
+                isinstance(content, str)
+                and isinstance(toc, list)
+                and (title is None or isinstance(title, str))
+                and isinstance(anchors, list)
+                and all(isinstance(a, str) for a in anchors)
+                and _toc(toc)
+                and (links is None or _links(links))
+            )
+        except (zlib.error, ValueError, TypeError):
+            ok = False
+        if not ok:
+            self.store.note(f"qbank: cache entry {name} is not a converted page's; made again")
+            return None
+        self.kept += 1
+        return Converted(content, toc, title, anchors, links)
+
+    def put(self, name: str, converted: Converted) -> None:
+        """Keep ``converted`` under ``name`` (JSON, compressed)."""
+        data = [
+            converted.content,
+            converted.toc,
+            converted.title,
+            converted.anchors,
+            converted.links,
+        ]
+        packed = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        self.store.put_bytes(CONVERTED, name, zlib.compress(packed, 1))
+
+
+def _toc(items: Any) -> bool:
+    return isinstance(items, list) and all(
+        isinstance(item, list)
+        and len(item) == 5
+        and isinstance(item[0], str)
+        and isinstance(item[1], str)
+        and isinstance(item[2], int)
+        and isinstance(item[3], bool)
+        and _toc(item[4])
+        for item in items
+    )
+
+
+def _links(links: Any) -> bool:
+    return isinstance(links, dict) and all(
+        isinstance(anchors, dict)
+        and all(isinstance(a, str) and isinstance(b, str) for a, b in anchors.items())
+        for anchors in links.values()
+    )

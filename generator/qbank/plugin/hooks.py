@@ -54,7 +54,7 @@ from qbank.plugin.locales import (
 )
 from qbank.plugin.logfilters import filter_cross_locale_links
 from qbank.plugin.material_search import drop_search_files, drop_worker_address
-from qbank.plugin.pagecache import KeptPages
+from qbank.plugin.pagecache import KeptMarkdown, KeptPages
 from qbank.plugin.pages import (
     add_pages,
     insert_html,
@@ -93,6 +93,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.store = Store(None)  # the persistent cache (``mkdocs build``; set by on_config)
         self.pages = KeptPages()  # the page cache of the build running now (``on_env``)
+        self.markdown = KeptMarkdown()  # its converted Markdown (``on_nav``)
         self.started = 0.0  # when this build began (``on_config``)
         self.build_started = 0.0  # when MkDocs began building this build's pages
 
@@ -225,12 +226,16 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.serve.skip_unchanged(files, config, shared, self.options, decide=not self.derived)
         return files
 
+    @event_priority(-100)  # after every other plugin's (the files are final)
     def on_nav(
         self, nav: Navigation, /, *, config: MkDocsConfig, files: Files
     ) -> Navigation | None:
-        """Another locale's build: the menu titles of the hand-written pages it links to."""
+        """Another locale's build: the menu titles of the hand-written pages it links to.
+        Start the cache of qbank's pages' converted Markdown (``pagecache.py``)."""
         if self.derived:
             title_pages_built_elsewhere(nav, config)
+        if self.building is not None:
+            self.markdown.begin(self.store, config, files, self.pages.allowed(config))
         return nav
 
     @event_priority(-100)  # after every other plugin's (the tags listings are made)
@@ -247,7 +252,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.pages.begin(self.store, config, files, env, lambda f: f.src_uri in pages)
         return env
 
-    def on_page_markdown(
+    def _edit_button(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         """Point Material's page edit button at the topic's folder, or hide it."""
@@ -259,6 +264,19 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         folder_url = self.repository.folder_url if self.repository else ""
         page.edit_url = f"{folder_url}{folder}/" if folder and folder_url else None
         return markdown
+
+    @event_priority(-100)  # after every other plugin has changed the page's Markdown
+    def _kept_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        shared = self.building
+        if shared is not None and page.file.src_uri in shared.site.pages:
+            page.markdown = markdown
+            self.markdown.convert(page)
+        return markdown
+
+    on_page_markdown = CombinedEvent(_edit_button, _kept_markdown)
+    """A page of qbank's: its edit button; its Markdown converted from the cache, or kept."""
 
     @event_priority(100)  # before any other plugin reads the page's HTML
     def on_page_content(
@@ -326,7 +344,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def _build_locales(self, *, config: MkDocsConfig) -> None:
         """From the default locale's build, build every other locale into the same site, then
         its data files, sitemaps and search index."""
-        self.pages.summary = self.pages.end()
+        self.pages.summary = self.pages.end() + self.markdown.end()
         if self.derived or self.shared is None:
             return
         shared, bank = self.shared, self.shared.bank

@@ -21,6 +21,7 @@ https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs/commands/build.py#L177-L230
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -35,6 +36,8 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 
 from qbank.live.pagecache import (
+    Converted,
+    ConvertedPages,
     PageCache,
     Reads,
     Unreadable,
@@ -309,3 +312,193 @@ class KeptPages:
         if cache is None:
             return ""
         return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache"
+
+
+# Markdown extensions whose HTML is a function of the page's Markdown and settings alone
+# (not ``pymdownx.snippets`` or ``pymdownx.b64``: they read other files).
+PURE_EXTENSIONS = frozenset(
+    {
+        *(
+            f"{prefix}{name}"
+            for prefix in ("", "markdown.extensions.")
+            for name in [
+                "abbr",
+                "admonition",
+                "attr_list",
+                "codehilite",
+                "def_list",
+                "extra",
+                "fenced_code",
+                "footnotes",
+                "legacy_attrs",
+                "legacy_em",
+                "md_in_html",
+                "meta",
+                "nl2br",
+                "sane_lists",
+                "smarty",
+                "tables",
+                "toc",
+                "wikilinks",
+            ]
+        ),
+        *(
+            f"pymdownx.{name}"
+            for name in [
+                "arithmatex",
+                "betterem",
+                "caret",
+                "critic",
+                "details",
+                "emoji",
+                "escapeall",
+                "extra",
+                "fancylists",
+                "highlight",
+                "inlinehilite",
+                "keys",
+                "magiclink",
+                "mark",
+                "progressbar",
+                "saneheaders",
+                "smartsymbols",
+                "superfences",
+                "tabbed",
+                "tasklist",
+                "tilde",
+                "blocks.admonition",
+                "blocks.details",
+                "blocks.tab",
+                "blocks.html",
+                "blocks.definition",
+            ]
+        ),
+    }
+)
+
+
+class KeptMarkdown:
+    """The converted Markdown of the build running now (``ConvertedPages``): for each page
+    qbank generated, ``convert`` (last in ``on_page_markdown``) gives the page a ``render``
+    of its own that either sets what MkDocs' ``Page.render`` sets from the cache or runs it
+    and keeps the result (unless it logged anything: a kept conversion says nothing, so
+    only one that had nothing to say is kept)."""
+
+    def __init__(self) -> None:
+        self.cache: ConvertedPages | None = None
+        self.said_off = False
+
+    def begin(self, store: Store, config: MkDocsConfig, files: Files, allowed: bool) -> None:
+        """Start this build's cache of converted Markdown over ``store`` (``allowed``: no
+        plugin the page cache does not know), unless an extension could read more than
+        the page."""
+        self.cache = None
+        if not store.enabled or not allowed:
+            return
+        names = [str(e) for e in config.markdown_extensions]
+        unknown = sorted(n for n in names if n not in PURE_EXTENSIONS)
+        if unknown:
+            if not self.said_off:
+                report.log.info(
+                    f"qbank: converted Markdown is not kept: the extension(s) "
+                    f"{', '.join(unknown)} may read more than the page"
+                )
+                self.said_off = True
+            return
+        try:
+            settings = canonical(
+                [
+                    names,
+                    config.mdx_configs,
+                    config.validation,
+                    config.use_directory_urls,
+                    logging.getLogger("mkdocs").getEffectiveLevel() > logging.DEBUG,
+                    [mkdocs.__version__, _version("markdown"), _version("pymdown-extensions")],
+                    [_version("pygments"), _version("mkdocs-material")],
+                ],
+                _refer,
+            )
+        except Unreadable:
+            return
+        every = [[f.src_uri, f.dest_uri, f.url, f.inclusion.name] for f in files]
+        self.cache = ConvertedPages(store, digest([settings, every]))
+
+    def convert(self, page: Page) -> None:
+        """Give ``page`` (one of qbank's, its Markdown final) its own ``render``."""
+        cache = self.cache
+        if cache is None or page.markdown is None:
+            return
+        name = cache.key([page.file.src_uri, page.file.dest_uri, page.url], page.markdown)
+        kept = cache.get(name)
+
+        def render(config: MkDocsConfig, files: Files) -> None:
+            del page.render  # (the instance's own: the class's again)
+            if kept is not None:
+                _restore(page, kept, files)
+                return
+            heard = _Heard()
+            logger = logging.getLogger("mkdocs")
+            logger.addHandler(heard)
+            try:
+                page.render(config, files)
+            finally:
+                logger.removeHandler(heard)
+            if not heard.records:
+                cache.put(name, _converted(page))
+
+        page.render = render  # type: ignore[method-assign]
+
+    def end(self) -> str:
+        """How many pages' Markdown came from the cache (for the "pages built" line)."""
+        cache, self.cache = self.cache, None
+        return "" if cache is None or not cache.kept else f", Markdown of {cache.kept} kept"
+
+
+class _Heard(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.INFO:
+            self.records += 1
+
+
+def _toc_data(links: Any) -> list[Any]:
+    return [
+        [a.title, a.id, a.level, bool(getattr(a, "active", False)), _toc_data(a.children)]
+        for a in links
+    ]
+
+
+def _anchors(items: list[Any]) -> list[AnchorLink]:
+    out = []
+    for title, anchor_id, level, active, children in items:
+        link = AnchorLink(title, anchor_id, level)
+        if active:
+            link.active = True  # type: ignore[attr-defined]  # (as MkDocs' get_toc marks it)
+        link.children = _anchors(children)
+        out.append(link)
+    return out
+
+
+def _converted(page: Page) -> Converted:
+    links = page.links_to_anchors
+    return Converted(
+        page.content or "",
+        _toc_data(page.toc),
+        page._title_from_render,
+        sorted(page.present_anchor_ids or ()),
+        None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
+    )
+
+
+def _restore(page: Page, kept: Converted, files: Files) -> None:
+    """Set on ``page`` what ``Page.render`` sets, from ``kept``."""
+    page.content = kept.content
+    page.toc = TableOfContents(_anchors(kept.toc))
+    page._title_from_render = kept.title
+    page.present_anchor_ids = set(kept.anchors)
+    if kept.links is not None and logging.getLogger("mkdocs").getEffectiveLevel() > logging.DEBUG:
+        found = {src: files.get_file_from_path(src) for src in kept.links}
+        page.links_to_anchors = {f: kept.links[src] for src, f in found.items() if f is not None}
