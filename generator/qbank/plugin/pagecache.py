@@ -321,7 +321,7 @@ PURE_EXTENSIONS = frozenset(
         *(
             f"{prefix}{name}"
             for prefix in ("", "markdown.extensions.")
-            for name in [
+            for name in (
                 "abbr",
                 "admonition",
                 "attr_list",
@@ -340,11 +340,12 @@ PURE_EXTENSIONS = frozenset(
                 "tables",
                 "toc",
                 "wikilinks",
-            ]
+                "",
+            )
         ),
         *(
             f"pymdownx.{name}"
-            for name in [
+            for name in (
                 "arithmatex",
                 "betterem",
                 "caret",
@@ -371,7 +372,8 @@ PURE_EXTENSIONS = frozenset(
                 "blocks.tab",
                 "blocks.html",
                 "blocks.definition",
-            ]
+                "",
+            )
         ),
     }
 )
