@@ -43,8 +43,9 @@ def test_each_phase_is_logged_once_with_its_timing(tmp_path: Path) -> None:
     expected.append(r"qbank: offline files: build [0-9a-f]{16}")
     for phase in expected:
         pattern = phase if phase.endswith("{16}") else re.escape(phase)
-        if phase.endswith("pages built"):  # (this second build's pages all from the cache)
-            pattern += r", (\d+) of \1 from the page cache"
+        if phase.endswith("pages built"):  # (this second build's pages, and their Markdown,
+            # all from the cache)
+            pattern += r", (\d+) of \1 from the page cache, Markdown of \1 kept"
         found = [line for line in lines if re.fullmatch(pattern + TIMED, line)]
         assert len(found) == 1, f"{phase!r} logged {len(found)} times:\n" + "\n".join(lines)
     assert len(lines) == len(expected), "lines besides the phases:\n" + "\n".join(lines)

@@ -64,6 +64,7 @@ from qbank.plugin.pages import (
 from qbank.plugin.report import phase
 from qbank.plugin.serve import ServeSession
 from qbank.plugin.staging import StagedSite
+from qbank.plugin.templatecode import TemplateCode
 from qbank.plugin.watch import EventHold, watch_bank
 from qbank.site.minify import compact_page
 from qbank.site.offline import write_site_offline, write_worker
@@ -94,6 +95,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.store = Store(None)  # the persistent cache (``mkdocs build``; set by on_config)
         self.pages = KeptPages()  # the page cache of the build running now (``on_env``)
         self.markdown = KeptMarkdown()  # its converted Markdown (``on_nav``)
+        self.template_code = TemplateCode()  # the theme's compiled templates, this process's
         self.started = 0.0  # when this build began (``on_config``)
         self.build_started = 0.0  # when MkDocs began building this build's pages
 
@@ -242,10 +244,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_env(
         self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment | None:
-        """Under ``mkdocs serve``, reuse the templates compiled by the previous builds; start
+        """Reuse the templates compiled by this process's earlier builds; start
         the page cache over qbank's pages (``pagecache.py``)."""
-        if self.serve is not None:
-            env.bytecode_cache = self.serve.template_code
+        env.bytecode_cache = self.template_code
         shared = self.building
         if shared is not None:
             pages = shared.site.pages

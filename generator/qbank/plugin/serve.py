@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jinja2
-import jinja2.bccache
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files, InclusionLevel
@@ -135,23 +133,6 @@ def serve_options(options: RenderOptions) -> RenderOptions:
     return dataclasses.replace(options, locales=(), defer_files=True)
 
 
-class TemplateCode(jinja2.BytecodeCache):
-    """Compiled theme templates kept in memory across builds (``mkdocs serve`` makes a new
-    Jinja environment for every build, and for every locale: each compiled Material's
-    templates again). Jinja checks each template's source checksum before reusing its code."""
-
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self.code.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
 class ThemeListing:
     """The theme's static files, listed once, not on every rebuild: each build walks every
     theme folder (Material ships thousands of icons) and matches every name against a dozen
@@ -227,7 +208,6 @@ class ServeSession:
     api_lock: threading.Lock = field(default_factory=threading.Lock)
     data_digests: dict[str, bytes] = field(default_factory=dict)  # served data files' bytes
     # Compiled theme templates and the theme's static file listing, kept across rebuilds.
-    template_code: TemplateCode = field(default_factory=TemplateCode)
     theme_listing: ThemeListing = field(default_factory=ThemeListing)
     # The problems of the last load that failed, until a load succeeds (``banner.py``
     # shows them on the served pages).
