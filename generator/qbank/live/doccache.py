@@ -24,6 +24,7 @@ from qbank.search.documents import SearchDoc, iter_docs, question_doc
 
 KIND = "docs"
 _SEP = "\x1f"  # (between the seniorities of a key part: no catalog key holds it)
+_TERMS = " "  # between a document's terms in an entry (a term is word characters: ``_kept``)
 
 
 def stored_docs(
@@ -52,15 +53,25 @@ def stored_docs(
                 question_doc(bank, entry, locale, url)
                 for entry, url in zip(members, urls, strict=True)
             ]
-            store.put(KIND, name, [_kept(doc) for doc in docs])
+            kept = [_kept(doc) for doc in docs]
+            if all(doc is not None for doc in kept):
+                store.put(KIND, name, kept)
         yield from docs
 
 
-def _kept(doc: SearchDoc) -> list[Any]:
-    """A document as the cache keeps it (terms and their steps as two lists)."""
-    terms = [term for term, _ in doc.terms]
-    steps = [step for _, step in doc.terms]
+def _kept(doc: SearchDoc) -> list[Any] | None:
+    """A document as the cache keeps it: its terms as one text (joined by ``_TERMS``) and
+    their steps as one text of digits (a Chinese document has thousands of terms: one
+    string each would cost more to read than the rest of the entry); None when a term
+    holds the separator or a step is not one digit (then the topic is not kept)."""
+    terms = _TERMS.join(term for term, _ in doc.terms)
+    steps = "".join(str(step) for _, step in doc.terms)
+    if terms.count(_TERMS) != max(len(doc.terms) - 1, 0) or len(steps) != len(doc.terms):
+        return None
     return [doc.url, doc.topic, doc.prompt, doc.more, [list(f) for f in doc.filters], terms, steps]
+
+
+_DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
 
 
 def _restored(kept: Any, count: int) -> list[SearchDoc] | None:
@@ -70,16 +81,17 @@ def _restored(kept: Any, count: int) -> list[SearchDoc] | None:
     docs = []
     try:
         for url, topic, prompt, more, filters, terms, steps in kept:
-            texts = (url, topic, prompt, more)
+            texts = (url, topic, prompt, more, terms, steps)
             if not all(isinstance(text, str) for text in texts):
                 return None
             pairs = tuple((a, b) for a, b in filters)
             if not all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
                 return None
-            if not set(map(type, terms)) <= {str} or not set(map(type, steps)) <= {int}:
-                return None  # (types counted in C: a Chinese document has thousands of terms)
-            weighted = tuple(zip(terms, steps, strict=True))
+            words = terms.split(_TERMS) if terms else []
+            if len(words) != len(steps) or (steps and not (steps.isascii() and steps.isdigit())):
+                return None
+            weighted = tuple(zip(words, steps.encode().translate(_DIGITS), strict=True))
             docs.append(SearchDoc(url, topic, prompt, more, pairs, weighted))
-    except (TypeError, ValueError):  # (a wrong count of items, or of terms and steps)
+    except (TypeError, ValueError):  # (a wrong count of items)
         return None
     return docs
