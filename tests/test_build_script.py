@@ -176,6 +176,7 @@ def test_tree_pages_read_as_pages_rendered_without_placeholders(
     held = render_site(bank, dataclasses.replace(options, placeholders=True))
     assert plain.pages.keys() == held.pages.keys()
     assert any("qbank:question:" in page for page in held.pages.values())
+    assert any("qbank:html:" in page for page in held.pages.values())  # seniority lists
     for path, page in held.pages.items():
         assert without_placeholders(held, page) == plain.pages[path], path
 
@@ -186,8 +187,10 @@ def test_releasing_lets_a_written_locale_go(small_bank: Path) -> None:
     site = render_site(bank, options)
     assert site.blocks
     assert site.deferred
+    assert site.html
     with releasing(site):
         assert not site.blocks  # the pages are written: their runs go first
+        assert not site.html
         assert list(site.deferred["en"]())  # the data files are still to write
     assert not site.deferred
 
@@ -295,3 +298,16 @@ def test_the_tree_carries_bank_json_only_when_asked(tmp_path: Path, small_bank: 
     docs = write_tree(tmp_path, small_bank, plugins=plugins) / "docs"
     for locale in ("en", "tr", "zh"):
         assert json.loads((docs / locale / "api/bank.json").read_text("utf-8"))["questions"]
+
+
+def test_text_that_only_looks_like_a_block_of_html_stays() -> None:
+    from qbank.plugin.pages import insert_html
+    from qbank.site.render import HTML_BLOCK, RenderedSite
+
+    known, unknown = HTML_BLOCK.format("0" * 20), HTML_BLOCK.format("f" * 20)
+    site = RenderedSite(html={"0" * 20: "<ul><li>kept</li></ul>"})
+    assert without_placeholders(site, f"{known}\n\n{unknown}\n") == (
+        f"<ul><li>kept</li></ul>\n\n{unknown}\n"
+    )
+    html = f"<p>{known}</p>\n<p>{unknown}</p>"
+    assert insert_html(html, site.html) == f"<ul><li>kept</li></ul>\n<p>{unknown}</p>"

@@ -116,8 +116,9 @@ _HTML_PARAGRAPH = re.compile(f"<p>{HTML_BLOCK_DIGEST.pattern}</p>")
 
 
 def insert_html(html: str, kept: Mapping[str, str]) -> str:
-    """Put each HTML block (``RenderedSite.html``) where the paragraph naming it is."""
-    return _HTML_PARAGRAPH.sub(lambda match: kept[match.group(1)], html)
+    """Put each HTML block (``RenderedSite.html``) where the paragraph naming it is (text
+    that only looks like one, in a catalog name, stays as it is)."""
+    return _HTML_PARAGRAPH.sub(lambda m: kept.get(m.group(1), m.group(0)), html)
 
 
 def insert_questions(

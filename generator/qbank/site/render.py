@@ -1159,7 +1159,7 @@ def without_placeholders(site: RenderedSite, markdown: str) -> str:
         return "".join(f"{s.heading}\n\n{s.html}\n\n" for s in site.blocks[int(match.group(1))])
 
     markdown = _RUN_ITEM.sub(run, markdown)
-    return HTML_BLOCK_DIGEST.sub(lambda match: site.html[match.group(1)], markdown)
+    return HTML_BLOCK_DIGEST.sub(lambda m: site.html.get(m.group(1), m.group(0)), markdown)
 
 
 # From this many changed question files on, ``update_site`` leaves it to a full render.
