@@ -19,15 +19,16 @@ The renderer takes the result as a plain mapping of text to HTML (``render_site`
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 from itertools import groupby
 
+import orjson
+
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.markup import to_html
-from qbank.live.store import Store, key
+from qbank.live.store import Store, dumps, key
 
 KIND = "markup"
 _LIBRARIES = ("markdown", "pymdown-extensions", "pygments", "nh3", "latex2mathml")
@@ -70,7 +71,7 @@ def stored_markup(store: Store, bank: Bank, locale: str) -> dict[str, str] | Non
         html = _restored(store.get_bytes(KIND, name), len(wanted))
         if html is None:
             html = [known.get(text) or to_html(text) for text in wanted]
-            packed = json.dumps(html, ensure_ascii=False, separators=(",", ":")).encode()
+            packed = dumps(html)
             store.put_bytes(KIND, name, zlib.compress(packed, 1))
         known.update(zip(wanted, html, strict=True))
     return known
@@ -81,7 +82,7 @@ def _restored(packed: bytes | None, count: int) -> list[str] | None:
     if packed is None:
         return None
     try:
-        html = json.loads(zlib.decompress(packed))
+        html = orjson.loads(zlib.decompress(packed))
     except (zlib.error, ValueError):
         return None
     if not isinstance(html, list) or len(html) != count or not set(map(type, html)) <= {str}:

@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from qbank.live.store import Store, key
+import orjson
+
+from qbank.live.store import Store, dumps, key
 
 KIND = "pages"
 _DEPTH = 12  # deeper than any configuration or context value qbank has seen
@@ -252,7 +254,7 @@ class ConvertedPages:
         if packed is None:
             return None
         try:
-            content, toc, title, anchors, links = json.loads(zlib.decompress(packed))
+            content, toc, title, anchors, links = orjson.loads(zlib.decompress(packed))
             ok = (
                 isinstance(content, str)
                 and isinstance(toc, list)
@@ -279,7 +281,7 @@ class ConvertedPages:
             converted.anchors,
             converted.links,
         ]
-        packed = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        packed = dumps(data)
         self.store.put_bytes(CONVERTED, name, zlib.compress(packed, 1))
 
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import logging
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from qbank import __version__
 
@@ -36,6 +37,12 @@ _log = logging.getLogger(__name__)
 FORMAT = 1  # the layout of an entry file; a new one makes every older entry foreign
 VERSION = __version__  # part of every key (tests change it to see every entry made again)
 DEFAULT_DIR = ".cache/qbank"  # beside mkdocs.yml
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` as compact JSON in UTF-8 (orjson: the same bytes as ``json.dumps`` with
+    ``ensure_ascii=False`` and no spaces, in a third of the time)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def key(*parts: str | bytes) -> str:
@@ -105,7 +112,7 @@ class Store:
         """Keep ``value`` (JSON-serializable) under ``name``, replacing any entry there."""
         if self.folder is None:
             return
-        payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+        payload = dumps(value)
         self._put(kind, name, payload, raw=False)
 
     def put_bytes(self, kind: str, name: str, payload: bytes) -> None:
@@ -123,7 +130,7 @@ class Store:
         if raw:
             header["payload"] = "bytes"
         assert self.folder is not None
-        data = json.dumps(header, separators=(",", ":")).encode() + b"\n" + payload
+        data = dumps(header) + b"\n" + payload
         folder = os.path.join(self.folder, kind, name[:2])  # noqa: PTH118 (str: no Path)
         path = os.path.join(folder, f"{name}.json")  # noqa: PTH118
         self.written += 1
@@ -168,7 +175,7 @@ def _parse(data: bytes, kind: str, name: str, *, raw: bool = False) -> tuple[Any
     if not newline:
         return None, "is truncated"
     try:
-        header = json.loads(head)
+        header = orjson.loads(head)
     except ValueError:
         return None, "has no valid header"
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -182,6 +189,6 @@ def _parse(data: bytes, kind: str, name: str, *, raw: bool = False) -> tuple[Any
     if raw:
         return payload, None
     try:
-        return json.loads(payload), None
+        return orjson.loads(payload), None
     except ValueError:
         return None, "is corrupted (not JSON)"
