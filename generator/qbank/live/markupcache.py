@@ -21,27 +21,16 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterator
-from importlib.metadata import PackageNotFoundError, version
 from itertools import groupby
 
 import orjson
 
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.markup import to_html
-from qbank.live.store import Store, dumps, key
+from qbank.live.store import Store, dumps, key, versions_of
 
 KIND = "markup"
 _LIBRARIES = ("markdown", "pymdown-extensions", "pygments", "nh3", "latex2mathml")
-
-
-def _versions() -> list[str]:
-    found = []
-    for name in _LIBRARIES:
-        try:
-            found.append(f"{name} {version(name)}")
-        except PackageNotFoundError:
-            found.append(name)
-    return found
 
 
 def texts(entry: Entry, locale: str) -> Iterator[str]:
@@ -61,7 +50,7 @@ def stored_markup(store: Store, bank: Bank, locale: str) -> dict[str, str] | Non
     store (the renderer converts as it goes)."""
     if not store.enabled:
         return None
-    versions = _versions()
+    versions = versions_of(*_LIBRARIES)
     known: dict[str, str] = {}
     here = (entry for entry in bank.entries if locale in entry.locales)
     for _topic, group in groupby(here, key=lambda e: (e.field, e.specialization, e.topic)):

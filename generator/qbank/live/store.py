@@ -25,6 +25,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,18 @@ def dumps(value: Any) -> bytes:
     """``value`` as compact JSON in UTF-8 (orjson: the same bytes as ``json.dumps`` with
     ``ensure_ascii=False`` and no spaces, in a third of the time)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def versions_of(*distributions: str) -> list[str]:
+    """The installed version of each of ``distributions`` ("" for one not installed): part
+    of the key of a result that a library makes."""
+    found = []
+    for name in distributions:
+        try:
+            found.append(version(name))
+        except PackageNotFoundError:
+            found.append("")
+    return found
 
 
 def key(*parts: str | bytes) -> str:

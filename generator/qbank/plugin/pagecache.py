@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +45,7 @@ from qbank.live.pagecache import (
     folder_digest,
     package_reads,
 )
-from qbank.live.store import Store
+from qbank.live.store import Store, versions_of
 from qbank.plugin import report
 from qbank.site import strings
 
@@ -114,13 +113,6 @@ def _nav(items: Any, keys: frozenset[str] | None) -> list[Any]:
     return out
 
 
-def _version(distribution: str) -> str:
-    try:
-        return version(distribution)
-    except PackageNotFoundError:
-        return ""
-
-
 def _package_dirs() -> tuple[Path, ...]:
     """Where installed themes live: their templates change only with their versions."""
     import material
@@ -151,7 +143,7 @@ def build_digest(config: MkDocsConfig) -> tuple[str, Reads]:
             reads = _merged(reads, package_reads(folder))
     templates, reads = folder_digest(own, reads)
     strings_digest, _ = folder_digest([strings.STRINGS_DIR], Reads())
-    versions = [mkdocs.__version__, _version("mkdocs-material"), jinja2.__version__]
+    versions = [mkdocs.__version__, *versions_of("mkdocs-material"), jinja2.__version__]
     inputs = [
         settings,
         plugins,
@@ -340,7 +332,6 @@ PURE_EXTENSIONS = frozenset(
                 "tables",
                 "toc",
                 "wikilinks",
-                "",
             )
         ),
         *(
@@ -372,7 +363,6 @@ PURE_EXTENSIONS = frozenset(
                 "blocks.tab",
                 "blocks.html",
                 "blocks.definition",
-                "",
             )
         ),
     }
@@ -415,8 +405,8 @@ class KeptMarkdown:
                     config.validation,
                     config.use_directory_urls,
                     logging.getLogger("mkdocs").getEffectiveLevel() > logging.DEBUG,
-                    [mkdocs.__version__, _version("markdown"), _version("pymdown-extensions")],
-                    [_version("pygments"), _version("mkdocs-material")],
+                    [mkdocs.__version__],
+                    versions_of("markdown", "pymdown-extensions", "pygments", "mkdocs-material"),
                 ],
                 _refer,
             )
