@@ -1,7 +1,7 @@
 # ruff: noqa: RUF001  (Turkish and Chinese test content)
 """A question's optional ``hint`` (issue 36): validated like every text (the half-translation
 rule), rendered closed before the options (DESIGN.md "The HTML of one question"), carried by
-the practice data, the JSON, Moodle and Anki exports and the payload importer."""
+the topic page (and so the practice sessions, tests/browser/test_practice_files.py), the JSON, Moodle and Anki exports and the payload importer."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from sitebuild import write_bank
 
 from qbank.bank.load import check_bank, load_bank
 from qbank.site.bankdata import bank_json
-from qbank.site.practice import listed_questions, practice_files
 from qbank.site.render import render_site
 from qbank.tools.exporters.anki import build_package
 from qbank.tools.exporters.moodle import moodle_xml
@@ -53,7 +52,7 @@ def test_the_hint_is_closed_before_the_options_and_in_each_locale(tmp_path: Path
     assert "qb-hint" not in site.pages["en/backend/indexing/index.md"]  # none: no markup
 
 
-def test_exports_and_practice_data_carry_the_hint(tmp_path: Path) -> None:
+def test_exports_carry_the_hint(tmp_path: Path) -> None:
     bank = load_bank(bank_of(tmp_path))
     exported = {q["id"]: q for q in bank_json(bank, "tr")["questions"]}
     assert exported[qid(3001)]["hint"]["markdown"].startswith("Hangi düzey")
@@ -62,9 +61,6 @@ def test_exports_and_practice_data_carry_the_hint(tmp_path: Path) -> None:
     hints = moodle.xpath(f"//question[idnumber='{qid(3001)}']/hint/text")
     assert hints
     assert "逐个执行" in hints[0].text
-    files = practice_files(bank, lambda text, entry: f"<p>{text}</p>")
-    items = {q["id"]: q for q in listed_questions(files.__getitem__, "en", "backend", "mid")}
-    assert "one by one" in items[qid(3001)]["hint"]
     notes = [
         n for d in build_package(bank, "en").decks for n in d.notes if n.fields[0] == qid(3001)
     ]

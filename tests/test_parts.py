@@ -4,6 +4,7 @@ after edits, and the ``page_size`` setting of ``qbank build``."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -103,14 +104,16 @@ def test_each_part_shows_its_questions_and_links_name_the_part(content: Path) ->
     assert f"https://example.org/en/{TOPIC[0]}/{folder}/</loc>" in sitemap
 
 
-def test_practice_urls_name_the_part(content: Path) -> None:
+def test_practice_lists_name_the_part(content: Path) -> None:
     bank = load_bank(content)
     site = render_site(bank, RenderOptions(page_size=SIZE))
-    data = b"".join(site.files[p] for p in site.files if "/api/practice/" in p).decode()
     for entry in bank.by_topic[TOPIC]:
         for locale in entry.locales:
             folder = question_folder(bank, entry, locale, SIZE)
-            assert f'"{locale}/{TOPIC[0]}/{folder}/#q-{entry.id}"' in data
+            for level in entry.seniorities:
+                listed = json.loads(site.files[f"{locale}/api/practice/{TOPIC[0]}/{level}.json"])
+                pages = {qid: listed["pages"][n] for qid, _, n in listed["questions"]}
+                assert pages[entry.id] == folder
 
 
 @pytest.mark.parametrize("value", ["-1", "many", "true"])

@@ -93,17 +93,13 @@ def test_each_question_has_a_heading_before_its_wrapper(site: RenderedSite) -> N
         assert before.endswith(f"{{#h-{match.group(2)}}}")
 
 
-def test_question_html_is_rendered_once_and_shared(site: RenderedSite) -> None:
-    """The topic page and the practice data show a question's texts as the same HTML."""
-    qid = "01a05d13-8d21-739a-baa2-7dab67be4007"
-    chunk = json.loads(site.files["tr/api/practice/backend/mid/0.json"])
-    item = next(q for q in chunk["questions"] if q["id"] == qid)
-    page = site.pages["tr/backend/indexing/index.md"]
-    start = page.index(f'id="q-{qid}"')
-    shown = page[start:]
-    assert item["explanation"]
-    assert item["explanation"] in shown
-    assert all(option["html"] in shown for option in item["options"])
+def test_the_practice_list_names_the_page_that_shows_each_question(site: RenderedSite) -> None:
+    """A practice session reads a question's texts from its topic page: the list names it."""
+    listed = json.loads(site.files["tr/api/practice/backend/mid.json"])
+    assert listed["questions"]
+    for qid, _, page in listed["questions"]:
+        assert f'id="q-{qid}"' in site.pages[f"tr/backend/{listed['pages'][page]}/index.md"]
+    assert not any(p.startswith("tr/api/practice/backend/mid/") for p in site.files)
 
 
 def test_images_are_shipped_beside_the_pages(site: RenderedSite) -> None:

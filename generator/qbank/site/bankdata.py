@@ -13,13 +13,16 @@ topic's ``untranslated`` count says how many.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from qbank import HOMEPAGE, RELEASE_TAG
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.markup import to_html
-from qbank.site.practice import QuestionHtml
+
+QuestionHtml = Callable[[str, Entry], str]
+"""Markdown of one of ``entry``'s texts → safe HTML (for the file that shows it)."""
 
 FORMAT_VERSION = 1
 EXPORT_SCHEMA = "bank-export.schema.json"

@@ -213,7 +213,7 @@ def gone_entries(before: Bank | None, after: Bank) -> list[Entry]:
 TopicKey = tuple[str, str, str]  # field, specialization, topic
 
 # What a renderer keeps per question and locale besides its body (``_Renderer.remembered``).
-REMEMBERED = ("practice", "bank")
+REMEMBERED = ("bank",)
 
 
 class BodyCache:
@@ -410,7 +410,8 @@ class _Renderer:
             return self.html(texts[locale], prefix) if texts and locale in texts else ""
 
         prompt = markup(q.prompt)
-        if self.heading_of(entry, locale).whole:  # the heading holds the first paragraph
+        whole = self.heading_of(entry, locale).whole
+        if whole:  # the heading holds the first paragraph
             prompt = without_first_paragraph(prompt)
         result = question_body(
             entry,
@@ -426,6 +427,7 @@ class _Renderer:
             [(k, markup(v)) for k, v in (q.options or {}).items()],
             self.links(entry, locale),
             self.stale_note(entry, locale),
+            rest=whole,
         )
         if self._cache is not None:
             self._cache.keep(key, entry, result)
@@ -577,12 +579,7 @@ class _Renderer:
         ``fields`` limits the practice files to those fields, ``api=False`` leaves
         ``bank.json`` out (``mkdocs serve`` writes only what an edit changed)."""
         for path, data in practice.iter_practice_files(
-            self.bank,
-            lambda md, e: self.html(md, image_prefix(e)),
-            lambda e, loc: f"{loc}/{e.field}/{self.folder(e, loc)}/#q-{e.id}",
-            locales=(locale,),
-            remembered=partial(self.remembered, "practice"),
-            fields=fields,
+            self.bank, self.folder, locales=(locale,), fields=fields
         ):
             yield path, (data,)
         if api:
@@ -636,7 +633,7 @@ class _Renderer:
 
     def html(self, text: str, prefix: str) -> str:
         """``to_html`` of a question text, converted once per render for every page and file
-        that shows it (the topic page, the practice JSON, the JSON API)."""
+        that shows it (the topic page and the JSON API)."""
         key = (text, prefix if _IMAGE.search(text) else "")
         if not key[1]:
             found = self._known.get(text)
@@ -976,12 +973,15 @@ def question_body(
     options: list[tuple[str, str]],
     links: Mapping[str, str],
     stale: Mapping[str, str] | None,
+    rest: bool = False,
 ) -> str:
     """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
 
     ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses, model
     answer and hint (the last optional), ``options`` that of each option; every other value
-    is escaped here. Written as plain string building: it runs once per question and locale
+    is escaped here. ``rest``: the heading holds the prompt's first paragraph, ``html_of``
+    the rest of it (its box is marked ``qb-rest``, so a reader of the page, such as a
+    practice session, puts the two together). Written as plain string building: it runs once per question and locale
     (90,000 times for a bank of 30,000 questions in three languages), where a template
     costs more per call.
     """
@@ -1004,7 +1004,8 @@ def question_body(
             f'lang="{e(stale["locale"])}">{e(stale["name"])}</a></p>\n'
         )
     if html_of["prompt"]:  # empty when the heading holds the whole prompt
-        out.append(f'<div class="qb-prompt">\n{html_of["prompt"]}\n</div>\n')
+        box = "qb-prompt qb-rest" if rest else "qb-prompt"
+        out.append(f'<div class="{box}">\n{html_of["prompt"]}\n</div>\n')
     if html_of.get("hint"):
         out.append(
             f'<details class="qb-hint"><summary>{e(t["hint"])}</summary>\n'

@@ -25,18 +25,23 @@ export function whenIdle(work) {
   else setTimeout(work, 50);
 }
 
-const files = new Map(); // URL → Promise of its JSON
+const files = new Map(); // "<how> <URL>" → Promise of its JSON or text
 
-/** The JSON at `url`, fetched once per document; a failed fetch is tried again next time. */
-export function json(url) {
-  const key = String(url);
+function fetched(url, how) {
+  const key = `${how} ${url}`;
   if (!files.has(key)) {
-    const loading = fetch(key).then((response) => {
-      if (!response.ok) throw new Error(`${key}: ${response.status}`);
-      return response.json();
+    const loading = fetch(String(url)).then((response) => {
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      return response[how]();
     });
     loading.catch(() => files.delete(key));
     files.set(key, loading);
   }
   return files.get(key);
 }
+
+/** The JSON at `url`, fetched once per document; a failed fetch is tried again next time. */
+export const json = (url) => fetched(url, "json");
+
+/** The text at `url` (a page of the site), fetched as `json` is. */
+export const text = (url) => fetched(url, "text");
