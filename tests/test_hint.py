@@ -1,7 +1,8 @@
 # ruff: noqa: RUF001  (Turkish and Chinese test content)
 """A question's optional ``hint`` (issue 36): validated like every text (the half-translation
 rule), rendered closed before the options (DESIGN.md "The HTML of one question"), carried by
-the topic page (and so the practice sessions, tests/browser/test_practice_files.py), the JSON, Moodle and Anki exports and the payload importer."""
+the topic page (and so practice sessions: tests/browser/test_practice_files.py), the JSON,
+Moodle and Anki exports and the payload importer."""
 
 from __future__ import annotations
 

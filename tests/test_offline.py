@@ -64,7 +64,6 @@ def test_a_field_manifest_lists_its_pages_practice_and_search(site: Path) -> Non
         "en/ml-engineer/level-senior/index.html",
         "en/ml-engineer/practice/index.html",
         "en/api/practice/ml-engineer/mid.json",
-        "en/api/practice/ml-engineer/mid/0.json",
         "en/api/search/index.json",
         "en/api/search/d/0.json",
         "en/review/index.html",

@@ -1,7 +1,7 @@
 /* qbank flashcards: the part of <locale>/flashcards/ (a ".qb-flash" box), mounted by qbank.js;
  * no other page loads it. The cards are the practice lists' questions (lib/questions.js)
  * chosen by lib/deck.js: a field or topic, the review queue's due ones, the misses or the
- * saved questions; each card's text comes from its chunk when it is shown (with the next
+ * saved questions; each card's text comes from its topic page when it is shown (with the next
  * card's, so a rating turns to it at once). Front: the prompt (and a
  * choice question's options); back: the answer and explanation, or the model answer. Both
  * faces share one grid cell, so the card keeps its height when it turns. Space (or a tap)
@@ -69,7 +69,7 @@ function show() {
   return texts(run.cards.slice(run.i, run.i + 2)).then((found) => {
     if (run !== current) return undefined; // (another choice of cards meanwhile)
     const item = found.find((q) => q.id === run.cards[run.i].id);
-    if (!item) { // (not in its chunk: a list and chunks of two builds)
+    if (!item) { // (not on its page: a list and pages of two builds)
       run.cards.splice(run.i, 1);
       return show();
     }

@@ -263,7 +263,7 @@ function practiceBegin(box) {
       pool = pool.filter(q => isMiss(p[q.id]));
     }
     empty = data.empty || (missed ? "noMisses" : "none");
-    // the texts of the questions drawn only (lib/draw.js: from as few chunks as hold them)
+    // the texts of the questions drawn only (lib/draw.js: from as few pages as hold them)
     return texts(reviewing ? pool.slice(0, limit) : draw(pool, limit));
   }).then(drawn => {
     if (!drawn.length) {

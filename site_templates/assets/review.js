@@ -9,7 +9,7 @@
  * the review page runs its session in practice.js's interface (a ".qb-practice" box with
  * data-review): practice.js asks `draw` for the questions and hands each answer to
  * `answered`. The questions come from the practice lists (lib/questions.js), their texts
- * from the chunks of the questions practice.js shows.
+ * from the topic pages of the questions practice.js shows.
  */
 import { h } from "./lib/dom.js";
 import { day, missed as isMissed, reviewed, scheduled } from "./lib/schedule.js";

@@ -1,7 +1,7 @@
-"""What starting a practice session downloads, in real Chromium, on a field with several
-chunks of texts at one seniority: the list of that field and seniority and the chunks of the
-questions drawn, byte for byte the files on disk, never the whole field's texts. Flashcards
-fetch the chunk of the card shown (and the next card's), not every chunk."""
+"""What starting a practice session downloads, in real Chromium, on a field with many topic
+pages at one seniority: the list of that field and seniority and the topic pages (parts) of
+the questions drawn, byte for byte the files on disk, never the whole field. Flashcards fetch
+the page of the card shown (and the next card's), not every page."""
 
 from __future__ import annotations
 
@@ -15,12 +15,10 @@ from typing import Any
 import pytest
 from sitebuild import build_site, write_bank
 
-from qbank.site.practice import chunk_count
-
 pytestmark = pytest.mark.browser
 
 FIELD = "platform"
-QUESTIONS = 400  # at mid: chunk_count(400) chunks of texts
+QUESTIONS = 400  # 200 a topic: 8 pages each
 CATALOG = """\
 title: {en: Byte Bank}
 locales: [en]
@@ -81,7 +79,7 @@ def tab(browser: Any, byte_site: tuple[str, Path]) -> Iterator[Any]:
 
     def heard(response: Any) -> None:
         path = response.url.removeprefix(byte_site[0])
-        if "/api/practice/" in path and response.ok:
+        if response.request.resource_type == "fetch" and response.ok and "/api/search/" not in path:
             fetched[path] = len(response.body())
 
     page.on("response", heard)
@@ -90,16 +88,24 @@ def tab(browser: Any, byte_site: tuple[str, Path]) -> Iterator[Any]:
     context.close()
 
 
-def _chunks(site: Path, level: str) -> list[Path]:
-    return sorted((site / f"en/api/practice/{FIELD}/{level}").glob("*.json"))
+def _pages(site: Path) -> list[str]:
+    return sorted(
+        f"{p.parent.relative_to(site).as_posix()}/"
+        for topic in ("queues", "caches")
+        for p in site.glob(f"en/{FIELD}/{topic}*/index.html")
+    )
 
 
-def test_a_session_start_downloads_the_list_and_the_drawn_questions_chunks(
+def _on_disk(site: Path, path: str) -> int:
+    return (site / (path + "index.html" if path.endswith("/") else path)).stat().st_size
+
+
+def test_a_session_start_downloads_the_list_and_the_drawn_questions_pages(
     tab: Any, byte_site: tuple[str, Path]
 ) -> None:
     site = byte_site[1]
-    chunks = _chunks(site, "mid")
-    assert len(chunks) == chunk_count(QUESTIONS) > 2
+    pages = _pages(site)
+    assert len(pages) == 16
     tab.goto(f"en/{FIELD}/practice/")
     tab.locator("select.qb-practice-level").select_option("mid")
     tab.locator(".qb-practice-count").fill("20")
@@ -112,24 +118,23 @@ def test_a_session_start_downloads_the_list_and_the_drawn_questions_chunks(
     drawn = [item["id"] for item in session["items"]]
     assert len(drawn) == len(set(drawn)) == 20
     listed = f"en/api/practice/{FIELD}/mid.json"
-    chunk_of = {qid: n for qid, _, n in json.loads((site / listed).read_bytes())["questions"]}
-    wanted = {listed} | {f"en/api/practice/{FIELD}/mid/{chunk_of[q]}.json" for q in drawn}
-    # only the list and the drawn questions' chunks, each as big as its file on disk
+    data = json.loads((site / listed).read_bytes())
+    page_of = {qid: f"en/{FIELD}/{data['pages'][n]}/" for qid, _, n in data["questions"]}
+    wanted = {listed} | {page_of[q] for q in drawn}
+    # only the list and the drawn questions' pages, each as big as its file on disk
     assert set(tab.fetched) == wanted
     for path, size in tab.fetched.items():
-        assert size == (site / path).stat().st_size, path
-    # the drawn questions come from as few chunks as hold 20: not the field's texts
-    assert len(wanted) - 1 < len(chunks)
-    whole = sum(p.stat().st_size for p in chunks)
-    assert sum(tab.fetched.values()) < whole / 2
-    # what the session shows is what the chunks hold
+        assert size == _on_disk(site, path), path
+    # the drawn questions come from as few pages as hold 20: not the field's
+    assert len(wanted) - 1 <= 4 < len(pages)
+    # what the session shows is what the pages hold
     shown = tab.locator(".qb-practice-q").get_attribute("data-pid")
     assert shown == drawn[0]
     prompt = tab.locator(".qb-practice-q .qb-prompt").inner_text()
     assert prompt.startswith(f"Question {int(shown.rsplit('-', 1)[1], 16)}:")
 
 
-def test_flashcards_fetch_the_chunks_of_the_cards_shown(
+def test_flashcards_fetch_the_pages_of_the_cards_shown(
     tab: Any, byte_site: tuple[str, Path]
 ) -> None:
     site = byte_site[1]
@@ -137,11 +142,10 @@ def test_flashcards_fetch_the_chunks_of_the_cards_shown(
     card = tab.locator(".qb-flashcard")
     card.wait_for()
     tab.wait_for_load_state("networkidle")  # (every response handled)
-    texts = [p for p in tab.fetched if p.count("/") == 5]
-    assert 1 <= len(texts) <= 2  # the first card's chunk and the next card's
-    every = [p for level in ("junior", "mid", "senior") for p in _chunks(site, level)]
-    assert len(texts) < len(every)
-    lists = {p for p in tab.fetched if p.count("/") == 4}
+    texts = [p for p in tab.fetched if p.endswith("/")]
+    assert 1 <= len(texts) <= 2  # the first card's page and the next card's
+    assert len(texts) < len(_pages(site))
+    lists = {p for p in tab.fetched if p.endswith(".json")}
     levels = ("junior", "mid", "senior")
     assert lists == {f"en/api/practice/{FIELD}/{level}.json" for level in levels}
     first = card.get_attribute("data-id")

@@ -51,10 +51,10 @@ def test_questions_match_field_seniority_and_locale_and_name_their_page(
             for e in bank.field_entries(field)
             if seniority in e.seniorities and locale in e.locales
         ]
-        assert [qid for qid, _, _ in payload["questions"]] == want
+        assert [q for q, _, _ in payload["questions"]] == want
         assert len(set(payload["pages"])) == len(payload["pages"])
-        for qid, topic, page in payload["questions"]:
-            entry = bank.by_id[qid]
+        for question, topic, page in payload["questions"]:
+            entry = bank.by_id[question]
             assert payload["topics"][topic] == f"{field}/{entry.topic}"
             assert payload["pages"][page] == question_folder(bank, entry, locale, SIZE)
 
@@ -100,7 +100,8 @@ def test_a_session_reads_every_question_of_a_list_from_its_page(
 
             assert item["kind"] == ("choice" if q.is_choice else "open")
             assert item["topic"] == f"{entry.field}/{entry.topic}"
-            assert item["url"] == f"en/{entry.field}/{question_folder(bank, entry, 'en', SIZE)}/#q-{entry.id}"
+            folder = question_folder(bank, entry, "en", SIZE)
+            assert item["url"] == f"en/{entry.field}/{folder}/#q-{entry.id}"
             assert item["answer"] == list(q.answer or [])
             assert [o["key"] for o in item["options"]] == list(q.options or {})
             for option in item["options"]:
@@ -128,9 +129,7 @@ def test_question_fields(page: Any, server: str) -> None:
     assert "<math" in multi["prompt"]
 
 
-def test_a_hint_comes_with_its_question(
-    browser: Any, messy: str, page_recorder: Any
-) -> None:
+def test_a_hint_comes_with_its_question(browser: Any, messy: str, page_recorder: Any) -> None:
     """The messy bank's hinted question (tests/test_hint.py) in its practice list, its hint
     read from its page in each locale; a question without one has none."""
     for locale, words in (("en", "one by one"), ("zh", "逐个执行")):

@@ -29,9 +29,7 @@ def practice_path(locale: str, field: str, seniority: str) -> str:
     return f"{locale}/api/practice/{field}/{seniority}.json"
 
 
-def practice_files(
-    bank: Bank, folder: Folder, locales: tuple[str, ...] = ()
-) -> dict[str, bytes]:
+def practice_files(bank: Bank, folder: Folder, locales: tuple[str, ...] = ()) -> dict[str, bytes]:
     """Every practice list of the site: ``{path relative to the site root: bytes}``.
 
     A list exists for every locale, field and seniority of the catalog (empty when nothing

@@ -427,7 +427,7 @@ class _Renderer:
             [(k, markup(v)) for k, v in (q.options or {}).items()],
             self.links(entry, locale),
             self.stale_note(entry, locale),
-            rest=whole,
+            after_title=whole,
         )
         if self._cache is not None:
             self._cache.keep(key, entry, result)
@@ -973,17 +973,19 @@ def question_body(
     options: list[tuple[str, str]],
     links: Mapping[str, str],
     stale: Mapping[str, str] | None,
-    rest: bool = False,
+    after_title: bool = False,
 ) -> str:
     """The inside of a question's wrapper (DESIGN.md "The HTML of one question").
 
     ``html_of`` holds the sanitized HTML of the prompt, explanation, assesses, model
     answer and hint (the last optional), ``options`` that of each option; every other value
-    is escaped here. ``rest``: the heading holds the prompt's first paragraph, ``html_of``
-    the rest of it (its box is marked ``qb-rest``, so a reader of the page, such as a
-    practice session, puts the two together). Written as plain string building: it runs once per question and locale
-    (90,000 times for a bank of 30,000 questions in three languages), where a template
-    costs more per call.
+    is escaped here. ``after_title``: the heading holds the prompt's first paragraph,
+    ``html_of`` the rest of it (its box is marked ``qb-rest``, so a reader of the page, such
+    as a practice session, puts the two together).
+
+    Written as plain string building: it runs once per question and locale (90,000 times
+    for a bank of 30,000 questions in three languages), where a template costs more per
+    call.
     """
     q, e = entry.question, escape
     out = ['<div class="qb-meta">']
@@ -1004,7 +1006,7 @@ def question_body(
             f'lang="{e(stale["locale"])}">{e(stale["name"])}</a></p>\n'
         )
     if html_of["prompt"]:  # empty when the heading holds the whole prompt
-        box = "qb-prompt qb-rest" if rest else "qb-prompt"
+        box = "qb-prompt qb-rest" if after_title else "qb-prompt"
         out.append(f'<div class="{box}">\n{html_of["prompt"]}\n</div>\n')
     if html_of.get("hint"):
         out.append(

@@ -1,10 +1,9 @@
 /* Which questions a practice session draws (assets/practice.js). Pure: no page, no storage
- * (tests/js/draw.test.mjs). The practice lists file every question under a chunk of texts
- * (<locale>/api/practice/<field>/<seniority>/<n>.json), and a session downloads the chunks
- * of the questions it draws: so it draws whole chunks, in a random order, until they hold
- * enough of the questions wanted, then draws at random among those. A chunk is a random
- * share of its field and seniority (a hash of each id), so each question is as likely to be
- * drawn as any other; 20 questions cost one chunk or two instead of the whole field. */
+ * (tests/js/draw.test.mjs). The practice lists name the topic page (part) of every
+ * question, and a session downloads the pages of the questions it draws: so it draws whole
+ * pages, in a random order, until they hold enough of the questions wanted, then draws at
+ * random among those. Each question is as likely to be drawn as any other; 20 questions
+ * cost two or three pages instead of the whole field. */
 
 /** `items` in a random order (Fisher–Yates; `random` returns [0, 1)). */
 export function shuffle(items, random = Math.random) {
@@ -18,8 +17,8 @@ export function shuffle(items, random = Math.random) {
   return a;
 }
 
-/** `count` of `pool` (each with a `file`, its chunk's URL) at random, from as few chunks as
- * hold that many: the chunks in a random order, taken whole until they hold `count`. */
+/** `count` of `pool` (each with a `file`, its page's URL) at random, from as few pages as
+ * hold that many: the pages in a random order, taken whole until they hold `count`. */
 export function draw(pool, count, random = Math.random) {
   const byFile = new Map();
   for (const item of pool) {
