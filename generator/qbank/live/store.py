@@ -32,11 +32,32 @@ from typing import Any
 import orjson
 
 from qbank import __version__
+from qbank.site.templates import TEMPLATES
 
 _log = logging.getLogger(__name__)
 
 FORMAT = 1  # the layout of an entry file; a new one makes every older entry foreign
-VERSION = __version__  # part of every key (tests change it to see every entry made again)
+
+
+def own_files_digest() -> str:
+    """A digest of qbank's own files (its code and site templates, not their times): a
+    checkout's edit, whose version number stays, makes every entry again as a release does,
+    and the same files give the same digest on any machine, so a restored CI cache hits."""
+    digest = hashlib.blake2b(digest_size=10)
+    package = Path(__file__).resolve().parents[1]
+    folders = [package] if TEMPLATES.is_relative_to(package) else [package, TEMPLATES]
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix == ".pyc" or not path.is_file():
+                continue
+            data = path.read_bytes()
+            digest.update(f"{path.relative_to(folder).as_posix()}:{len(data)}:".encode())
+            digest.update(data)
+    return digest.hexdigest()
+
+
+# part of every key (tests change it to see every entry made again)
+VERSION = f"{__version__}+{own_files_digest()}"
 DEFAULT_DIR = ".cache/qbank"  # beside mkdocs.yml
 
 
