@@ -1,11 +1,11 @@
 """What starting a practice session downloads, gzipped, on a built site (PRODUCT.md §4: at
-most 100 KB at 30,000 × 3).
+most 100 KB at 30,000 x 3).
 
 A session fetches its field and seniority's list, then the topic pages (parts) of the
 questions it draws; ``assets/lib/draw.js`` takes pages in a random order, a few questions
-of each, until it has the questions wanted. This draws as it does (seeded) and sums the gzipped bytes of the
-list and the pages drawn (gzip level 6, as static hosts serve them). ``draw.js`` takes a
-third of the session at most from one page, so a session spans three pages or more.
+of each (a third of the session at most), until it has the questions wanted. This draws
+as it does (seeded) and sums the gzipped bytes of the list and the pages drawn (gzip level
+6, as static hosts serve them).
 
     python bench/bench_practice.py --site SITE [--locale en] [--field F] [--draws 500]
 """
