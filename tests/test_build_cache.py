@@ -471,12 +471,26 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     # stale entries the default folder still holds depends on when its prune ran)
     assert len(list((tmp_path / "elsewhere" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
     assert len(list((tmp_path / "elsewhere" / "docs").rglob("*.json"))) == len(topics(content))
+    # --watch: its first build loads through the cache and keeps what it made there; the
+    # next, after an edit, from what it holds in memory (the same tree as a cold build)
+    watch = TreeBuilder(content, tmp_path / "watch", config, keep=True, cache_dir=tmp_path / "w")
+    watch.build()
+    assert len(list((tmp_path / "w" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
+    assert len(list((tmp_path / "w" / "markup").rglob("*.json"))) == len(topics(content))
+    assert digests(tmp_path / "watch") == digests(tmp_path / "cold")
+    again = TreeBuilder(content, tmp_path / "watch2", config, keep=True, cache_dir=tmp_path / "w")
+    kept_before = set((tmp_path / "w" / "checked").rglob("*.json"))
+    again.build()
+    assert set((tmp_path / "w" / "checked").rglob("*.json")) == kept_before  # none made anew
+    assert digests(tmp_path / "watch2") == digests(tmp_path / "cold")
 
 
-def serve_first_build(project: Path, run: str, port: int) -> tuple[str, dict[str, str]]:
+def serve_first_build(
+    project: Path, run: str, port: int, find: str = "\0"
+) -> tuple[str, dict[str, str]]:
     """Start ``mkdocs serve`` in ``project`` on ``port`` (part of the pages' canonical
     addresses), wait for its first build; its log and the digests of the HTML pages it
-    served, then stop it."""
+    served (with ``find``, of those that hold it), then stop it."""
     from support.serving import Served
 
     temporary = project / f"tmp-{run}"
@@ -495,6 +509,8 @@ def serve_first_build(project: Path, run: str, port: int) -> tuple[str, dict[str
         running.wait_builds(1)
         (site,) = temporary.glob("mkdocs_*")
         pages = {k: v for k, v in digests(site).items() if k.endswith(".html")}
+        if find != "\0":
+            pages = {k: v for k, v in pages.items() if find in (site / k).read_text("utf-8")}
     finally:
         server.terminate()
         server.wait(30)
@@ -508,11 +524,31 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     write_small_bank(tmp_path / "content")
     write_serve_config(tmp_path)
     port = free_port()
+    content = tmp_path / "content"
     log, first = serve_first_build(tmp_path, "first", port)
     kept, rendered = kept_and_rendered(log)
     assert (kept, rendered) == (0, len(entries(tmp_path, "pages")))
+    # the first build kept its checked files and question HTML too, as mkdocs build does
+    checked = set(entries(tmp_path, "checked"))
+    assert len(checked) == len(QUESTIONS) - 1
+    assert len(entries(tmp_path, "markup")) == len(topics(content))
     log, warm = serve_first_build(tmp_path, "warm", port)
     assert kept_and_rendered(log) == (rendered, 0)
+    assert set(entries(tmp_path, "checked")) == checked  # (each used, none made again)
+    # what the first build takes from the cache is what it shows: a topic's question HTML
+    markup = entries(tmp_path, "markup")[0]
+    count = len(
+        json.loads(
+            zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
+        )
+    )
+    planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(count)]
+    Store(tmp_path / CACHE).put_bytes(
+        "markup", markup.stem, zlib.compress(json.dumps(planted).encode())
+    )
+    _log, shown = serve_first_build(tmp_path, "planted", port, find="kept-0-from-the-cache")
+    assert shown
+    markup.unlink()
     config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text("utf-8"))
     config["plugins"][0]["qbank"]["cache"] = False
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")

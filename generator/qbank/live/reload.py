@@ -24,8 +24,10 @@ from qbank.bank.progress import Report, no_progress
 from qbank.bank.rules import Checked, QuestionChecker, self_contained
 from qbank.bank.stamps import stamp
 from qbank.bank.yamlfile import Document
+from qbank.live.checkcache import StoredLoading
 from qbank.live.crossfile_update import update_cross_file
 from qbank.live.filecache import FileCache
+from qbank.live.store import Store
 
 _PATH = operator.itemgetter(0)
 
@@ -33,8 +35,9 @@ _PATH = operator.itemgetter(0)
 class IncrementalLoading(Loading):
     """The stages of a load, with what ``cache`` kept from the previous one."""
 
-    def __init__(self, cache: FileCache[Checked]) -> None:
+    def __init__(self, cache: FileCache[Checked], behind: Loading | None = None) -> None:
         self.cache = cache
+        self.behind = behind  # where the files the cache does not hold are checked
 
     def catalog(self, root: Path) -> tuple[Document, Catalog | None]:
         """``catalog.yaml``, kept while its stamp holds (unless it changed in the last
@@ -73,7 +76,11 @@ class IncrementalLoading(Loading):
         cache.keep_only(set(paths))
         stamps, results = cache.lookup(paths)
         missing = list(compress(count(), map(operator.is_, results, repeat(None))))
-        checked_files = check_files(checker, [files[n] for n in missing], helper, progress)
+        wanted = [files[n] for n in missing]
+        if self.behind is not None:
+            checked_files = self.behind.checked(checker, wanted, helper, progress)
+        else:
+            checked_files = check_files(checker, wanted, helper, progress)
         for n, checked in zip(missing, checked_files, strict=True):
             if self_contained(checked):
                 cache.put(files[n][0], stamps[n], checked)
@@ -129,8 +136,14 @@ def _reordered(
 
 class BankCache(FileCache[Checked]):
     """What ``mkdocs serve`` and ``qbank build --watch`` keep of one load of the bank for the
-    next: ``load_bank(root, cache)`` goes through ``IncrementalLoading`` with it."""
+    next: ``load_bank(root, cache)`` goes through ``IncrementalLoading`` with it. With
+    ``stored`` (a process's first load), the files it does not hold are taken from the
+    persistent cache where they can be (``checkcache.StoredLoading``) before being checked."""
+
+    stored: Store | None = None
 
     def loading(self) -> IncrementalLoading:
         """The stages of a load of the bank that use this cache (``qbank.bank.load.Loading``)."""
-        return IncrementalLoading(self)
+        stored = self.stored
+        behind = StoredLoading(stored) if stored is not None and stored.enabled else None
+        return IncrementalLoading(self, behind)

@@ -29,7 +29,9 @@ from qbank.bank.model import TEXT_FIELDS, Catalog
 from qbank.bank.progress import Report, no_progress
 from qbank.bank.staleness import is_stale
 from qbank.live import background
+from qbank.live.markupcache import stored_markup
 from qbank.live.reload import BankCache
+from qbank.live.store import Store
 from qbank.search import SearchDoc, question_doc
 from qbank.site.render import (
     BodyCache,
@@ -116,20 +118,33 @@ class SiteSession:
         self.docs = SearchDocs()
         self.bank = self.site = self.options = None
 
-    def load(self, content_root: Path, progress: Report = no_progress) -> Bank:
-        """The bank, re-reading only the files that changed since the last load."""
-        return load_bank(content_root, self.checked, progress)
+    def load(
+        self, content_root: Path, progress: Report = no_progress, store: Store | None = None
+    ) -> Bank:
+        """The bank, re-reading only the files that changed since the last load; the files
+        this session does not hold from ``store`` where it has them (a first load)."""
+        self.checked.stored = store
+        try:
+            return load_bank(content_root, self.checked, progress)
+        finally:
+            self.checked.stored = None
 
-    def render(self, bank: Bank, options: RenderOptions) -> Rendered:
+    def render(self, bank: Bank, options: RenderOptions, store: Store | None = None) -> Rendered:
         """``bank``'s pages with ``options``: from the last published render, only the pages
-        that show changed questions rendered again, else all of them."""
+        that show changed questions rendered again, else all of them (the question HTML of
+        unchanged topics from ``store``, when given)."""
         before = self.bank
         update = None
         if before is not None and self.site is not None and self.options == options:
             update = update_site(before, self.site, bank, options, self.bodies)
         if update is None or before is None:
             self.docs = SearchDocs()  # (a new catalog renames the topics the documents show)
-            return Rendered(render_site(bank, options, self.bodies), None)
+            known = None
+            if store is not None and store.enabled:
+                known = {}
+                for locale in options.locales or bank.catalog.locales:
+                    known.update(stored_markup(store, bank, locale) or {})
+            return Rendered(render_site(bank, options, self.bodies, None, known), None)
         return Rendered(update.site, update.fields, locales_changed(before, bank))
 
     def published(self, bank: Bank, site: RenderedSite, options: RenderOptions) -> None:

@@ -193,7 +193,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 ),
             )
         if self.serve is not None:
-            return Shared(bank, self.serve.render(bank, self.options), default)
+            return Shared(bank, self.serve.render(bank, self.options, self.store), default)
         return Shared(bank, render_locale(bank, self.options, default, self.store), default)
 
     def _load(self, content_root: Path) -> Bank | None:
@@ -202,7 +202,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         started = time.monotonic()
         try:
             if self.serve is not None:
-                bank = self.serve.load(content_root)
+                bank = self.serve.load(content_root, self.store)
             else:
                 kept = StoredChecks(self.store) if self.store.enabled else None
                 bank = load_compact(content_root, kept)

@@ -34,6 +34,7 @@ from qbank.bank.problems import ContentError, Problem
 from qbank.live import background
 from qbank.live.index import index_site_after_build
 from qbank.live.session import SiteSession
+from qbank.live.store import Store
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import Superseded, write_deferred
@@ -232,9 +233,10 @@ class ServeSession:
         self.site.begin()
         self.rebuild = Rebuild(time.monotonic(), background.hold())
 
-    def load(self, content_root: Path) -> Bank:
-        """The bank, re-reading only the files that changed since the last rebuild."""
-        bank = self.site.load(content_root)
+    def load(self, content_root: Path, store: Store | None = None) -> Bank:
+        """The bank, re-reading only the files that changed since the last rebuild (the
+        first build: those ``store`` has from earlier builds taken from it)."""
+        bank = self.site.load(content_root, store=store)
         self.problems = ()
         return bank
 
@@ -249,11 +251,14 @@ class ServeSession:
         self.current.fields = self.current.locales = frozenset()  # (no data file changed)
         return self.shared
 
-    def render(self, bank: Bank, options: RenderOptions) -> RenderedSite:
+    def render(
+        self, bank: Bank, options: RenderOptions, store: Store | None = None
+    ) -> RenderedSite:
         """Every locale's pages: after an edit only the pages that show changed questions are
-        rendered again (``SiteSession.render``), else all of them."""
+        rendered again (``SiteSession.render``), else all of them (the question HTML of
+        unchanged topics from ``store``, when given)."""
         started = time.monotonic()
-        rendered = self.site.render(bank, serve_options(options))
+        rendered = self.site.render(bank, serve_options(options), store)
         self.current.fields, self.current.locales = rendered.fields, rendered.locales
         if rendered.fields is None:
             phase(started, "pages of every locale rendered")

@@ -493,8 +493,13 @@ class TreeBuilder:
         session = self.session
         session.begin()  # (a site template or string edited: every page rendered again)
         user = read_user_config(self.config_file)
-        store = Store(None) if self.keep else self.store(user)
-        if store.enabled:
+        # the persistent cache: every one-off build, and the first of a session that keeps
+        # its work (``--watch``), whose later builds keep what they need in memory
+        first = session.bank is None
+        store = self.store(user) if first or not self.keep else Store(None)
+        if self.keep:
+            bank = session.load(self.content, progress, store)
+        elif store.enabled:
             bank = load_bank(self.content, StoredChecks(store), progress)
         else:
             bank = session.load(self.content, progress)
@@ -518,7 +523,7 @@ class TreeBuilder:
             self._offline(bank, offline)
             store.prune()  # what this build did not use
             return report
-        rendered = session.render(bank, options)
+        rendered = session.render(bank, options, store)
         site, fields = rendered.site, rendered.fields
         # After an edit: the data files (JSON API, practice) of the locales the session
         # names, of their practice files those of the fields touched; the others stay; so
