@@ -141,12 +141,11 @@ def test_writing_is_deterministic_and_only_rewrites_changed_bytes(
     report = first.build()
     assert "docs/en/ml-engineer/throughput/index.md" in report.written
     assert "docs/en/backend/indexing/index.md" not in report.written
-    # the practice files of the edited field only: the other field's stay as they were
-    # (the edited question's chunk: its list of ids and topics is the same)
-    assert any(p.startswith("docs/en/api/practice/ml-engineer/mid/") for p in report.written)
-    assert "docs/en/api/practice/ml-engineer/mid.json" not in report.written
+    # no practice file: the lists hold ids and pages, no text (a session reads the edited
+    # prompt from its page), and the other field's lists are not even made again
+    assert not any(p.startswith("docs/en/api/practice/") for p in report.written)
+    assert (tmp_path / "a/docs/en/api/practice/ml-engineer/mid.json").is_file()
     backend = "docs/en/api/practice/backend/mid.json"
-    assert not any(p.startswith("docs/en/api/practice/backend/") for p in report.written)
     assert backend not in report.removed
     assert (tmp_path / "a" / backend).is_file()
     assert not any(path.startswith(("docs/tr/", "docs/zh/")) for path in report.written)

@@ -132,6 +132,14 @@ def test_a_question_answers_before_the_theme_bundle_has_run(tab: Any) -> None:
     assert tab.evaluate("() => typeof window.document$") == "undefined"  # bundle not run
     assert tab.evaluate("() => document.readyState") == "loading"
     q = tab.locator('.qb-q[data-kind="choice"]:has(.qb-options[data-multi="0"])').first
+    # the widget's module has run (the page's own instance: an import resolves once it has
+    # been evaluated); a click before that is the browser's alone, on a loaded machine
+    tab.evaluate(
+        "async () => { const entry = document.querySelector("
+        "\"script[type=module][src$='/qbank.js']\");"
+        " await import(new URL('widget.js', entry.src).href); }"
+    )
+    assert tab.evaluate("() => typeof window.document$") == "undefined"  # still held
     q.locator(".qb-option .qb-option-text").first.click()
     feedback = q.locator(".qb-feedback")
     tab.wait_for_function(
