@@ -15,7 +15,6 @@ import re
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -360,48 +359,38 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     # a topic's question HTML: the kept HTML is what the page shows; an entry of the wrong
     # shape (one text too few) is made again
     markup = entries(warm, "markup")[0]
-    kept_html = json.loads(
-        zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
-    )
+    kept_html = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
     assert kept_html
     assert all(isinstance(html, str) for html in kept_html)
     planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(len(kept_html))]
-    Store(warm / CACHE).put_bytes(
-        "markup", markup.stem, zlib.compress(json.dumps(planted).encode())
-    )
+    Store(warm / CACHE).put("markup", markup.stem, planted)
     build(warm, content)
     assert any(
         "kept-0-from-the-cache" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
     )
-    Store(warm / CACHE).put_bytes(
-        "markup", markup.stem, zlib.compress(json.dumps(planted[1:]).encode())
-    )
+    Store(warm / CACHE).put("markup", markup.stem, planted[1:])
     build(warm, content)
     same_sites(warm, cold)
-    made = json.loads(
-        zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
-    )
+    made = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
     assert made == kept_html
     # a page's converted Markdown: the kept conversion is what the page shows; one not of
     # its shape is reported and made again
     converted = entries(warm, "markdown")[0]
-    kept_md = store._parse(converted.read_bytes(), "markdown", converted.stem, raw=True)[0]
-    _html, _toc, *rest = json.loads(zlib.decompress(kept_md))
+    kept_md = store._parse(converted.read_bytes(), "markdown", converted.stem)[0]
+    _html, _toc, *rest = kept_md
     planted_md = ["<p>planted-markdown</p>", [["Planted", "planted", 1, True, []]], *rest]
-    Store(warm / CACHE).put_bytes(
-        "markdown", converted.stem, zlib.compress(json.dumps(planted_md).encode())
-    )
+    Store(warm / CACHE).put("markdown", converted.stem, planted_md)
     build(warm, content)
     shown = [
         p for p in (warm / "site").rglob("*.html") if "planted-markdown" in p.read_text("utf-8")
     ]
     assert len(shown) == 1
     assert 'href="#planted"' in shown[0].read_text("utf-8")  # its table of contents too
-    Store(warm / CACHE).put_bytes("markdown", converted.stem, zlib.compress(b'["only"]'))
+    Store(warm / CACHE).put("markdown", converted.stem, ["only"])
     log = build(warm, content)
     assert f"cache entry {converted.stem} is not a converted page's; made again" in log
     same_sites(warm, cold)
-    assert store._parse(converted.read_bytes(), "markdown", converted.stem, raw=True)[0] == kept_md
+    assert store._parse(converted.read_bytes(), "markdown", converted.stem)[0] == kept_md
     # a page's kept HTML truncated, corrupted, foreign (another page's), or sound but
     # another page's (its address differs): each reported, the page rendered again
     truncated, corrupted, foreign, other, *_ = entries(warm, "pages")
@@ -411,9 +400,9 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     corrupted.write_bytes(bytes(data))
     foreign.write_bytes(entries(warm, "pages")[4].read_bytes())
     kept = store._parse(other.read_bytes(), "pages", other.stem, raw=True)[0]
-    packed = kept.split(b"\n", 1)[1]
-    assert zlib.decompress(packed).lstrip().lower().startswith(b"<!doctype html>")
-    Store(warm / CACHE).put_bytes("pages", other.stem, b"elsewhere/\n" + packed)
+    html = kept.split(b"\n", 1)[1]
+    assert html.lstrip().lower().startswith(b"<!doctype html>")
+    Store(warm / CACHE).put_bytes("pages", other.stem, b"elsewhere/\n" + html)
     log = build(warm, content)
     assert f"cache entry {truncated} is corrupted" in log  # (its checksum)
     assert f"cache entry {corrupted} is corrupted" in log
@@ -433,6 +422,7 @@ def test_an_entry_is_checked_before_it_is_used(
     path = tmp_path / "checked" / name[:2] / f"{name}.json"
     head, payload = path.read_bytes().split(b"\n", 1)
     header = json.loads(head)
+    assert payload.startswith(b"\x28\xb5\x2f\xfd")  # (a zstd frame)
     path.write_bytes(head + b"\n" + payload.replace(b"two", b"six"))
     caplog.set_level(logging.INFO, logger="qbank.live.store")
     assert Store(tmp_path).get("checked", name) is None
@@ -537,15 +527,9 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     assert set(entries(tmp_path, "checked")) == checked  # (each used, none made again)
     # what the first build takes from the cache is what it shows: a topic's question HTML
     markup = entries(tmp_path, "markup")[0]
-    count = len(
-        json.loads(
-            zlib.decompress(store._parse(markup.read_bytes(), "markup", markup.stem, raw=True)[0])
-        )
-    )
+    count = len(store._parse(markup.read_bytes(), "markup", markup.stem)[0])
     planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(count)]
-    Store(tmp_path / CACHE).put_bytes(
-        "markup", markup.stem, zlib.compress(json.dumps(planted).encode())
-    )
+    Store(tmp_path / CACHE).put("markup", markup.stem, planted)
     _log, shown = serve_first_build(tmp_path, "planted", port, find="kept-0-from-the-cache")
     assert shown
     markup.unlink()

@@ -6,12 +6,11 @@ the result sanitized) is the largest part of what rendering a page of questions 
 One entry holds the HTML of one topic's questions' texts in one locale, keyed by what it is
 made from: the locale, each question file's bytes (the digest) and the versions of the
 libraries the conversion runs (with qbank's, ``store.key``). The texts are taken in a fixed
-order from each question (``texts``), so the entry is the list of their HTML alone,
-compressed (zlib level 1: HTML is mostly repeated markup). Texts are converted without an
-image prefix: a text with an image, whose HTML depends on the page that shows it, is
-converted by the renderer as before. An entry that has not the expected shape is not used
-(as a corrupted one): the texts are converted again, the same as without the cache
-(``tests/test_build_cache.py`` compares warm and cold sites file by file).
+order from each question (``texts``), so the entry is the list of their HTML alone. Texts
+are converted without an image prefix: a text with an image, whose HTML depends on the page
+that shows it, is converted by the renderer as before. An entry that has not the expected
+shape is not used (as a corrupted one): the texts are converted again, the same as without
+the cache (``tests/test_build_cache.py`` compares warm and cold sites file by file).
 
 The renderer takes the result as a plain mapping of text to HTML (``render_site``'s
 ``known``): a topic missing from the cache has its texts converted here, once, and kept.
@@ -19,15 +18,13 @@ The renderer takes the result as a plain mapping of text to HTML (``render_site`
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 from itertools import groupby
-
-import orjson
+from typing import Any
 
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.markup import to_html
-from qbank.live.store import Store, dumps, key, versions_of
+from qbank.live.store import Store, key, versions_of
 
 KIND = "markup"
 _LIBRARIES = ("markdown", "pymdown-extensions", "pygments", "nh3", "latex2mathml")
@@ -57,23 +54,16 @@ def stored_markup(store: Store, bank: Bank, locale: str) -> dict[str, str] | Non
         members = list(group)
         wanted = [text for entry in members for text in texts(entry, locale)]
         name = key(KIND, locale, *versions, *(entry.digest for entry in members))
-        html = _restored(store.get_bytes(KIND, name), len(wanted))
+        html = _restored(store.get(KIND, name), len(wanted))
         if html is None:
             html = [known.get(text) or to_html(text) for text in wanted]
-            packed = dumps(html)
-            store.put_bytes(KIND, name, zlib.compress(packed, 1))
+            store.put(KIND, name, html)
         known.update(zip(wanted, html, strict=True))
     return known
 
 
-def _restored(packed: bytes | None, count: int) -> list[str] | None:
+def _restored(html: Any, count: int) -> list[str] | None:
     """The ``count`` HTML texts of an entry; None when it has not their shape."""
-    if packed is None:
-        return None
-    try:
-        html = orjson.loads(zlib.decompress(packed))
-    except (zlib.error, ValueError):
-        return None
     if not isinstance(html, list) or len(html) != count or not set(map(type, html)) <= {str}:
         return None
     return html

@@ -17,7 +17,7 @@ its template context holds. Each is turned into plain data by ``canonical`` (sor
 it cannot read makes the page not cached, never a guess), then into the key by ``store.key``
 (with qbank's version).
 
-An entry is the page's address and its HTML compressed (``Store.put_bytes``); one that is
+An entry is the page's address and its HTML (``Store.put_bytes``); one that is
 not of that shape, or whose store entry is truncated, corrupted or foreign (``Store.get``:
 reported at INFO), is not used: the page is rendered and the entry written again.
 ``tests/test_build_cache.py`` compares warm and cold sites byte for byte after random edits.
@@ -32,15 +32,12 @@ import json
 import os
 import re
 import types
-import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-import orjson
-
-from qbank.live.store import Store, dumps, key
+from qbank.live.store import Store, key
 
 KIND = "pages"
 _DEPTH = 12  # deeper than any configuration or context value qbank has seen
@@ -198,10 +195,10 @@ class PageCache:
         kept = self.store.get_bytes(KIND, name)
         if kept is None:
             return None
-        head, newline, packed = kept.partition(b"\n")
+        head, newline, body = kept.partition(b"\n")
         try:
-            html = zlib.decompress(packed).decode() if newline and head == url.encode() else ""
-        except (zlib.error, UnicodeDecodeError):
+            html = body.decode() if newline and head == url.encode() else ""
+        except UnicodeDecodeError:
             html = ""
         if not html:
             self.store.note(f"qbank: page cache entry {name} is not a page's; rendered again")
@@ -210,11 +207,10 @@ class PageCache:
         return html
 
     def put(self, name: str, url: str, html: str) -> None:
-        """Keep the HTML of the page at ``url``: its address, a newline, the HTML compressed
-        (zlib level 1: a quarter of the bytes at about 80 MB/s; the cache stays smaller than
-        the site it builds)."""
+        """Keep the HTML of the page at ``url``: its address, a newline, the HTML (the store
+        compresses it)."""
         self.rendered += 1
-        self.store.put_bytes(KIND, name, url.encode() + b"\n" + zlib.compress(html.encode(), 1))
+        self.store.put_bytes(KIND, name, url.encode() + b"\n" + html.encode())
 
 
 CONVERTED = "markdown"  # the kind of a page's converted Markdown
@@ -250,11 +246,11 @@ class ConvertedPages:
 
     def get(self, name: str) -> Converted | None:
         """The kept conversion under ``name``, or None (none, or not of its shape)."""
-        packed = self.store.get_bytes(CONVERTED, name)
-        if packed is None:
+        kept = self.store.get(CONVERTED, name)
+        if kept is None:
             return None
         try:
-            content, toc, title, anchors, links = orjson.loads(zlib.decompress(packed))
+            content, toc, title, anchors, links = kept
             ok = (
                 isinstance(content, str)
                 and isinstance(toc, list)
@@ -264,7 +260,7 @@ class ConvertedPages:
                 and _toc(toc)
                 and (links is None or _links(links))
             )
-        except (zlib.error, ValueError, TypeError):
+        except (ValueError, TypeError):
             ok = False
         if not ok:
             self.store.note(f"qbank: cache entry {name} is not a converted page's; made again")
@@ -273,7 +269,7 @@ class ConvertedPages:
         return Converted(content, toc, title, anchors, links)
 
     def put(self, name: str, converted: Converted) -> None:
-        """Keep ``converted`` under ``name`` (JSON, compressed)."""
+        """Keep ``converted`` under ``name`` (JSON)."""
         data = [
             converted.content,
             converted.toc,
@@ -281,8 +277,7 @@ class ConvertedPages:
             converted.anchors,
             converted.links,
         ]
-        packed = dumps(data)
-        self.store.put_bytes(CONVERTED, name, zlib.compress(packed, 1))
+        self.store.put(CONVERTED, name, data)
 
 
 def _toc(items: Any) -> bool:
