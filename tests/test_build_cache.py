@@ -79,6 +79,19 @@ def entries(project: Path, kind: str = "") -> list[Path]:
     return sorted(p for p in (project / CACHE / kind).rglob("*.json"))
 
 
+def checked_files(folder: Path) -> set[str]:
+    """The keys of the question files whose checked results the cache in ``folder`` (a
+    project's cache, or a ``cache_dir``) holds, in its entries of one topic each."""
+    if (folder / CACHE).is_dir():
+        folder = folder / CACHE
+    found = set()
+    for path in (folder / "checked").rglob("*.json"):
+        items, reason = store._parse(path.read_bytes(), "checked", path.stem)
+        assert reason is None, reason
+        found.update(item[0] for item in items)
+    return found
+
+
 def aged(project: Path) -> None:
     """Every entry last used a minute ago: the next build's prune tells the ones it did
     not use apart whatever the file system's clock granularity (the store allows a second,
@@ -282,9 +295,11 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     content = write_small_bank(tmp_path / "content")
     project = tmp_path / "project"
     build(project, content)
-    first = {p: p.stat().st_mtime_ns for p in entries(project, "checked")}
-    # every question but the one showing an image beside it
+    first = checked_files(project)
+    first_entries = {p: p.stat().st_mtime_ns for p in entries(project, "checked")}
+    # every question but the one showing an image beside it, in an entry per topic
     assert len(first) == len(QUESTIONS) - 1
+    assert len(first_entries) == len({folder for _locale, folder in topics(content)})
     # the search documents: one entry per topic and locale
     docs = set(entries(project, "docs"))
     assert len(docs) == len(topics(content))
@@ -296,13 +311,15 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     assert len(markup) == len(topics(content))
     build(project, content)
     assert set(entries(project, "markup")) == markup
-    assert {p: p.stat().st_mtime_ns for p in entries(project, "checked")}.keys() == first.keys()
+    assert set(entries(project, "checked")) == set(first_entries)  # none written again
+    assert checked_files(project) == first
     assert set(entries(project, "docs")) == docs
     assert set(entries(project, "match")) == match
     (content / "backend/indexing/covering-index.yaml").unlink()
     aged(project)
     build(project, content)
-    assert len(entries(project, "checked")) == len(first) - 1  # the removed file's pruned
+    assert len(checked_files(project)) == len(first) - 1  # the removed file's dropped
+    assert set(entries(project, "checked")) == set(first_entries)  # (its topic's rewritten)
     # the documents of the removed file's topic made again (and the old ones pruned), in
     # each of its locales; those of the other topics kept
     again = set(entries(project, "docs"))
@@ -316,8 +333,9 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     assert 0 < len(converted - markup) <= 3
     aged(project)
     build(project, content, version="9.9.9")
-    assert len(entries(project, "checked")) == len(first) - 1  # all made again, old pruned
-    assert not set(entries(project)) & (set(first) | again)
+    assert len(checked_files(project)) == len(first) - 1  # all made again, old pruned
+    assert not checked_files(project) & first
+    assert not set(entries(project)) & (set(first_entries) | again)
 
 
 def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
@@ -443,7 +461,7 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     config.write_text("site_name: Small Bank\nsite_url: https://example.org/bank/\n", "utf-8")
     warm = TreeBuilder(content, tmp_path / "warm", config)
     warm.build()
-    kept = entries(tmp_path, "checked")
+    kept = checked_files(tmp_path)
     assert len(kept) == len(QUESTIONS) - 1
     assert len(entries(tmp_path, "docs")) == len(topics(content))
     assert len(entries(tmp_path, "match")) == len(topics(content))
@@ -455,17 +473,17 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     TreeBuilder(content, tmp_path / "cold", config, cache=False).build()
     assert digests(tmp_path / "warm") == digests(tmp_path / "cold")
     # the unchanged files' entries were used (a catalog name renamed keeps them)
-    assert len(set(kept) & set(entries(tmp_path, "checked"))) >= len(kept) - 2
+    assert len(kept & checked_files(tmp_path)) >= len(kept) - 2
     TreeBuilder(content, tmp_path / "none", config, cache_dir=tmp_path / "elsewhere").build()
     # cache_dir is honoured: every file the bank can cache has its entry there (how many
     # stale entries the default folder still holds depends on when its prune ran)
-    assert len(list((tmp_path / "elsewhere" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
+    assert len(checked_files(tmp_path / "elsewhere")) >= len(QUESTIONS) - 1
     assert len(list((tmp_path / "elsewhere" / "docs").rglob("*.json"))) == len(topics(content))
     # --watch: its first build loads through the cache and keeps what it made there; the
     # next, after an edit, from what it holds in memory (the same tree as a cold build)
     watch = TreeBuilder(content, tmp_path / "watch", config, keep=True, cache_dir=tmp_path / "w")
     watch.build()
-    assert len(list((tmp_path / "w" / "checked").rglob("*.json"))) >= len(QUESTIONS) - 1
+    assert len(checked_files(tmp_path / "w")) >= len(QUESTIONS) - 1
     assert len(list((tmp_path / "w" / "markup").rglob("*.json"))) == len(topics(content))
     assert digests(tmp_path / "watch") == digests(tmp_path / "cold")
     again = TreeBuilder(content, tmp_path / "watch2", config, keep=True, cache_dir=tmp_path / "w")
@@ -520,7 +538,7 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     assert (kept, rendered) == (0, len(entries(tmp_path, "pages")))
     # the first build kept its checked files and question HTML too, as mkdocs build does
     checked = set(entries(tmp_path, "checked"))
-    assert len(checked) == len(QUESTIONS) - 1
+    assert len(checked_files(tmp_path)) == len(QUESTIONS) - 1
     assert len(entries(tmp_path, "markup")) == len(topics(content))
     log, warm = serve_first_build(tmp_path, "warm", port)
     assert kept_and_rendered(log) == (rendered, 0)

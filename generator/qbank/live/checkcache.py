@@ -14,6 +14,7 @@ image beside it). The result is the same as a load without the cache, problem fo
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from qbank.bank.listing import QuestionFile
@@ -49,28 +50,87 @@ class StoredLoading(Loading):
         context = key(checker.depends_on())  # (the catalog's part of every key)
         results: list[Checked | None] = []
         names: list[str | None] = []
+        topics: dict[tuple[str, str], _Topic] = {}
         for path, shown, field_key, topic_key in files:
             try:
                 with open(path, "rb") as handle:  # noqa: PTH123 (a str: no Path per file)
                     raw = handle.read(MAX_FILE_BYTES + 1)
             except OSError:
                 raw = b""
+            topic = topics.get((field_key, topic_key))
+            if topic is None:
+                topic = topics[field_key, topic_key] = _Topic(
+                    store, key(KIND, context, field_key, topic_key)
+                )
             if not raw or len(raw) > MAX_FILE_BYTES:  # checked as it is, never kept
                 names.append(None)
                 results.append(None)
                 continue
             name = key(context, shown, field_key, topic_key, raw)
             names.append(name)
-            kept = store.get(KIND, name)
-            results.append(None if kept is None else _restored(kept, checker))
+            kept = topic.take(name, path)
+            result = None if kept is None else _restored(kept, checker)
+            if result is not None:
+                topic.keep(name, path, kept)
+            results.append(result)
         missing = [n for n, result in enumerate(results) if result is None]
         made = check_files(checker, [files[n] for n in missing], helper, progress)
-        for n, result in zip(missing, made, strict=True):
+        for n, checked in zip(missing, made, strict=True):
+            results[n] = checked
             made_key = names[n]
-            if made_key is not None and self_contained(result):
-                store.put(KIND, made_key, _kept(result))
-            results[n] = result
+            path, _shown, field_key, topic_key = files[n]
+            if made_key is not None and self_contained(checked):
+                topics[field_key, topic_key].keep(made_key, path, _kept(checked), made=True)
+        for topic in topics.values():
+            topic.write()
         return results  # type: ignore[return-value]  # every None replaced
+
+
+class _Topic:
+    """The entry of one topic's files: ``[file key, path, kept result]`` of each. It is
+    addressed by the topic (and the catalog's part of the keys), and each file's result is
+    used only where the file's own key (its bytes, place, the catalog, qbank) is the one
+    kept: one entry a topic reads the bank in a few hundred files instead of one a question.
+    A load that checks only some files of a topic (a rebuild under ``mkdocs serve``) keeps
+    the entry's other files while they exist."""
+
+    def __init__(self, store: Store, name: str) -> None:
+        self.store = store
+        self.name = name
+        self.old: dict[str, tuple[str, Any]] = {}  # file key → (path, kept result)
+        self.new: dict[str, list[Any]] = {}  # path → [file key, path, kept result]
+        self.changed = False
+        found = store.get(KIND, name)
+        if isinstance(found, list):
+            for item in found:
+                if isinstance(item, list) and len(item) == 3 and isinstance(item[0], str):
+                    self.old[item[0]] = (item[1], item[2])
+
+    def take(self, name: str, path: str) -> Any | None:
+        """The kept result of the file ``name`` at ``path``, or None."""
+        kept = self.old.get(name)
+        if kept is None or kept[0] != path:
+            return None
+        return kept[1]
+
+    def keep(self, name: str, path: str, kept: Any, *, made: bool = False) -> None:
+        """Keep ``kept``, the result of the file ``name`` at ``path`` (``made``: checked
+        now, not taken from the entry)."""
+        self.new[path] = [name, path, kept]
+        self.changed = self.changed or made
+
+    def write(self) -> None:
+        """Write the entry again when a file of it changed or went away."""
+        seen = {item[0] for item in self.new.values()}
+        for name, (path, kept) in self.old.items():
+            if name in seen or path in self.new:
+                continue
+            if os.path.exists(path):  # noqa: PTH110 (a file this load did not check)
+                self.new[path] = [name, path, kept]
+            else:
+                self.changed = True
+        if self.changed and self.new:
+            self.store.put(KIND, self.name, sorted(self.new.values(), key=lambda i: i[1]))
 
 
 class StoredChecks:
