@@ -1,10 +1,12 @@
 """A load of the bank that takes each question file's checked result from the persistent
 cache (``qbank.live.store``) when the file, the catalog and qbank are what they were.
 
-An entry is keyed by the file's bytes, where it sits (its shown path, field and topic), what
-the checks read of the catalog (``QuestionChecker.depends_on``: a catalog name renamed keeps
-every entry) and qbank's version (``store.key``), and holds the file's problems (lines
-included), its question and place in the bank, and its prompts' comparison tokens: what
+One entry holds the results of one topic's files (``_Topic``). Each file's result in it is
+used only under the file's own key: the file's bytes, where it sits (its shown path, field
+and topic), what the checks read of the catalog (``QuestionChecker.depends_on``: a catalog
+name renamed keeps every result) and qbank's version (``store.key``). A result holds the
+file's problems (lines included), its question and place in the bank, and its prompts'
+comparison tokens: what
 the cross-file checks compare (``Found``) are hashes that change from one process to the
 next, so they are computed again from the tokens. Only results that depend on nothing else
 are kept (``rules.self_contained``: not a file that failed its checks, not one showing an

@@ -3,7 +3,7 @@
 One folder (``.cache/qbank/`` beside ``mkdocs.yml`` by default), safe to delete at any time.
 Each entry is one file, ``<kind>/<key[:2]>/<key>.json``: a first line holding the entry's
 format, kind, key and the SHA-256 of the rest, then the payload (JSON; never pickle: a cache
-restored by CI is checked, not trusted), compressed with zstd at level 1 (``pack``). An entry
+restored by CI is checked, not trusted), compressed with zstd at level 1 (``LEVEL``). An entry
 that is truncated, corrupted or made for another key is reported at INFO and not used; the
 caller computes the result again and ``put`` overwrites the entry. ``put_bytes`` keeps bytes
 instead of JSON (the header says so): the page cache's HTML. Every entry is written to a
@@ -47,7 +47,7 @@ LEVEL = 1
 """zstd's level for payloads. At 30,000 questions x 3 locales the entries were 575 MB of JSON
 and 382 MB of page HTML, more than the site: level 1 keeps a third to a quarter of it (2.3 x
 on JSON, 3.8 x on HTML), at 150-260 MB/s; zlib's level 1 packed 2.3 x and 3.6 x at 66-97 MB/s
-and decompressed at half zstd's speed (bench/README.md, "Session 16")."""
+and decompressed at half zstd's speed (bench/README.md, "The cache's entries compressed")."""
 
 
 def own_files_digest() -> str:
