@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import expect
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import build_site, write_small_bank
+from support.widget import instant_navigation_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERRIDES = ROOT / "site_templates" / "overrides"
@@ -224,6 +225,7 @@ def test_reader_actions_raise_no_violation(watched: Any, server: str) -> None:
         tab.locator("form[data-md-component=palette] label:visible").first.click()
         expect(tab.locator("body")).to_have_attribute("data-md-color-scheme", scheme)
         # instant navigation to another topic, where the widget still answers
+        instant_navigation_ready(tab)
         tab.evaluate("window.__sameDocument = true")
         tab.locator(".md-nav a[href$='numerics/']").first.click()
         tab.wait_for_url(re.compile("numerics/$"))

@@ -9,7 +9,16 @@ from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
-from support.widget import MULTI, NUMERICS, SINGLE, TOPIC, option, question, stored
+from support.widget import (
+    MULTI,
+    NUMERICS,
+    SINGLE,
+    TOPIC,
+    instant_navigation_ready,
+    option,
+    question,
+    stored,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -248,6 +257,7 @@ def test_answer_reachable_without_javascript(browser: Any, server: str) -> None:
 
 def test_widget_works_after_instant_navigation(page: Any) -> None:
     page.goto(TOPIC)
+    instant_navigation_ready(page)
     page.evaluate("window.__sameDocument = true")
     page.locator(".md-nav a[href$='numerics/']").first.click()
     page.wait_for_url(re.compile("numerics/$"))

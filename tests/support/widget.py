@@ -17,6 +17,13 @@ TOPIC = "en/ml-engineer/throughput/"
 NUMERICS = "en/ml-engineer/numerics/"
 
 
+def instant_navigation_ready(page: Any) -> None:
+    """Wait until Material's instant navigation follows clicks: it intercepts them only once
+    the sitemap it fetches after the page's load has arrived (a click before it is an
+    ordinary page load, which a loaded CI machine made happen)."""
+    page.wait_for_load_state("networkidle")
+
+
 def question(page: Any, qid: str) -> Any:
     return page.locator(f"#q-{qid}")
 
