@@ -580,15 +580,15 @@ def test_search_documents_are_kept_as_they_were_made() -> None:
     from qbank.live import doccache
     from qbank.search.documents import SearchDoc
 
-    doc = SearchDoc(
+    doc = SearchDoc.weighing(
         "/en/f/t/#q-1", "T", "P", "", (("field", "f"),), (("index", 7), ("缓存", 1), ("b", 3))
     )
     kept = doccache._kept(doc)
     assert kept is not None
     assert doccache._restored(json.loads(json.dumps([kept])), 1) == [doc]
     # a term the entry's text could not tell apart, or a step of two digits: not kept
-    assert doccache._kept(dataclasses.replace(doc, terms=(("two words", 1),))) is None
-    assert doccache._kept(dataclasses.replace(doc, terms=(("x", 12),))) is None
+    assert doccache._kept(dataclasses.replace(doc, words=("two words",), steps=b"\1")) is None
+    assert doccache._kept(dataclasses.replace(doc, words=("x",), steps=b"\x0c")) is None
     # an entry of another shape: not used
     assert doccache._restored([[*kept[:5], ["index"], "7"]], 1) is None
     assert doccache._restored([[*kept[:5], "index b", "7"]], 1) is None

@@ -188,7 +188,7 @@ def test_rebuilds_update_the_index_in_place(
     assert live is not None
     # An edit of one question is written before the rebuild returns (no background work).
     edited = docs["en"][0]
-    changed = SearchDoc(
+    changed = SearchDoc.weighing(
         edited.url, edited.topic, "Entirely new words", edited.more, edited.filters,
         (("entir", 5), ("new", 5), ("word", 5)),
     )  # fmt: skip

@@ -31,7 +31,7 @@ def test_the_ranges_are_the_tokenizers_cjk() -> None:
 
 
 def doc(number: int, terms: list[str], rng: random.Random) -> SearchDoc:
-    return SearchDoc(
+    return SearchDoc.weighing(
         f"/zh/f/t/#q-{number}",
         "主题",
         f"问题 {number}",

@@ -80,7 +80,7 @@ def made_up(rng: random.Random, url: str) -> SearchDoc:
     ]
     if rng.random() < 0.7:
         filters.append(("difficulty", str(rng.randint(1, 3))))
-    return SearchDoc(
+    return SearchDoc.weighing(
         url,
         rng.choice(["Indexing", "索引", "Queues"]),
         f"Question {rng.randint(0, 3)} 数据",
@@ -94,6 +94,8 @@ def edited(rng: random.Random, doc: SearchDoc) -> SearchDoc:
     """``doc`` with one or more of its parts changed (its URL kept)."""
     again = made_up(rng, doc.url)
     parts = rng.sample(["topic", "prompt", "more", "filters", "terms"], rng.randint(1, 3))
+    if "terms" in parts:
+        parts[parts.index("terms") : parts.index("terms") + 1] = ["words", "steps"]
     return dataclasses.replace(doc, **{part: getattr(again, part) for part in parts})
 
 
@@ -101,8 +103,13 @@ def cjk_heavy(rng: random.Random, doc: SearchDoc) -> SearchDoc:
     """``doc`` with many CJK pairs added or all taken away (moves the CJK bucket count)."""
     if rng.random() < 0.5:
         terms = dict(doc.terms) | {t: rng.randint(1, search.LEVELS - 1) for t in CJK}
-        return dataclasses.replace(doc, terms=tuple(sorted(terms.items())))
-    return dataclasses.replace(doc, terms=tuple(t for t in doc.terms if not search.is_cjk(t[0])))
+        return weighed(doc, sorted(terms.items()))
+    return weighed(doc, [t for t in doc.terms if not search.is_cjk(t[0])])
+
+
+def weighed(doc: SearchDoc, terms: list[tuple[str, int]]) -> SearchDoc:
+    """``doc`` with ``terms`` instead of its own."""
+    return SearchDoc.weighing(doc.url, doc.topic, doc.prompt, doc.more, doc.filters, terms)
 
 
 def same_questions_step(rng: random.Random, docs: list[SearchDoc]) -> list[SearchDoc]:
@@ -214,7 +221,7 @@ def test_cjk_bucket_count_crossing_the_real_boundary(tmp_path: Path) -> None:
     count = 2 * search.BUCKET_POSTINGS // per_doc
     docs = {
         "zh": [
-            SearchDoc(
+            SearchDoc.weighing(
                 f"/zh/t/#q-{n}",
                 "索引",
                 "数据",
@@ -229,7 +236,7 @@ def test_cjk_bucket_count_crossing_the_real_boundary(tmp_path: Path) -> None:
     live.first(docs)
     assert live.served["zh"].index.buckets == 2
     first = docs["zh"][0]
-    fewer = dataclasses.replace(first, terms=first.terms[1:])
+    fewer = weighed(first, list(first.terms[1:]))
     docs = {"zh": [fewer, *docs["zh"][1:]]}
     live.rebuilt(docs)
     assert live.served["zh"].index.buckets == 1
@@ -351,7 +358,7 @@ def test_a_damaged_index_folder_is_rebuilt(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path / "en" / INDEX_DIR / "t")  # an edit cannot write its terms files
     docs = {
         "en": [
-            dataclasses.replace(docs["en"][0], terms=(("fresh", 4),)),
+            weighed(docs["en"][0], [("fresh", 4)]),
             *docs["en"][1:],
         ]
     }

@@ -277,7 +277,7 @@ def documents_back(folder: Path) -> list[SearchDoc]:
                 if bits[number >> 3] >> (number & 7) & 1:
                     filters[number].append((name, value))
     return [
-        SearchDoc(url, topic, prompt, more, tuple(filters[n]), tuple(sorted(terms[n])))
+        SearchDoc.weighing(url, topic, prompt, more, tuple(filters[n]), sorted(terms[n]))
         for n, (url, topic, prompt, more) in enumerate(shown)
     ]
 

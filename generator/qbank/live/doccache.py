@@ -64,14 +64,15 @@ def _kept(doc: SearchDoc) -> list[Any] | None:
     their steps as one text of digits (a Chinese document has thousands of terms: one
     string each would cost more to read than the rest of the entry); None when a term
     holds the separator or a step is not one digit (then the topic is not kept)."""
-    terms = _TERMS.join(term for term, _ in doc.terms)
-    steps = "".join(str(step) for _, step in doc.terms)
-    if terms.count(_TERMS) != max(len(doc.terms) - 1, 0) or len(steps) != len(doc.terms):
+    terms = _TERMS.join(doc.words)
+    if terms.count(_TERMS) != max(len(doc.words) - 1, 0) or max(doc.steps, default=0) > 9:
         return None
+    steps = doc.steps.translate(_TEXT).decode("ascii")
     return [doc.url, doc.topic, doc.prompt, doc.more, [list(f) for f in doc.filters], terms, steps]
 
 
 _DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
+_TEXT = bytes.maketrans(bytes(range(10)), b"0123456789")
 
 
 def _restored(kept: Any, count: int) -> list[SearchDoc] | None:
@@ -87,11 +88,11 @@ def _restored(kept: Any, count: int) -> list[SearchDoc] | None:
             pairs = tuple((a, b) for a, b in filters)
             if not all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
                 return None
-            words = terms.split(_TERMS) if terms else []
+            words = tuple(terms.split(_TERMS)) if terms else ()
             if len(words) != len(steps) or (steps and not (steps.isascii() and steps.isdigit())):
                 return None
-            weighted = tuple(zip(words, steps.encode().translate(_DIGITS), strict=True))
-            docs.append(SearchDoc(url, topic, prompt, more, pairs, weighted))
+            weights = steps.encode("ascii").translate(_DIGITS)
+            docs.append(SearchDoc(url, topic, prompt, more, pairs, words, weights))
     except (TypeError, ValueError):  # (a wrong count of items)
         return None
     return docs

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,9 +103,9 @@ def clip(text: str, size: int) -> str:
     return text if fits >= len(text) else text[:fits].rstrip() + "…"
 
 
-def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int], ...]:
-    """Each term of the texts of ``fields`` (prompt, options, the rest) with its weight step,
-    in the order they first occur (the index files sort terms themselves)."""
+def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, ...], bytes]:
+    """Each term of the texts of ``fields`` (prompt, options, the rest) in the order they
+    first occur (the index files sort terms themselves), and their weight steps."""
     found: list[str] = []  # every term, as often as its field's weight says (counted in C)
     length = 0
     for weight, texts in zip(WEIGHTS, fields, strict=True):
@@ -120,7 +120,7 @@ def levels(fields: tuple[list[str], ...], locale: str) -> tuple[tuple[str, int],
     steps = {}  # the step of each weighted count (few distinct counts per question)
     for count in set(weighted.values()):
         steps[count] = max(1, min(top, round(count / (count + norm) * top)))
-    return tuple(zip(weighted, map(steps.__getitem__, weighted.values()), strict=True))
+    return tuple(weighted), bytes(map(steps.__getitem__, weighted.values()))
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,29 @@ class SearchDoc:
     prompt: str  # shown in the result list (plain text, code marked)
     more: str  # options, explanation, model answer: excerpts around a match
     filters: tuple[tuple[str, str], ...]  # (filter, value): field, seniority, difficulty
-    terms: tuple[tuple[str, int], ...]  # (term, weight step), in order of first occurrence
+    words: tuple[str, ...]  # its terms, in order of first occurrence, each once
+    steps: bytes  # each term's weight step (1 to LEVELS - 1), a byte a term
+
+    @classmethod
+    def weighing(
+        cls,
+        url: str,
+        topic: str,
+        prompt: str,
+        more: str,
+        filters: tuple[tuple[str, str], ...],
+        terms: Iterable[tuple[str, int]],
+    ) -> SearchDoc:
+        """A document from its ``(term, weight step)`` pairs."""
+        pairs = tuple(terms)
+        words, steps = tuple(t for t, _ in pairs), bytes(s for _, s in pairs)
+        return cls(url, topic, prompt, more, filters, words, steps)
+
+    @property
+    def terms(self) -> tuple[tuple[str, int], ...]:
+        """``(term, weight step)`` of each term, in order (made on each call: the index
+        reads ``words`` and ``steps``, which need no object a term)."""
+        return tuple(zip(self.words, self.steps, strict=True))
 
 
 def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
@@ -160,7 +182,7 @@ def question_doc(bank: Bank, entry: Entry, locale: str, url: str) -> SearchDoc:
         clip(prompt[0], SNIPPET),
         clip(" · ".join(options + rest), MORE),
         tuple(filters),
-        levels((prompt, options, rest + named), locale),
+        *levels((prompt, options, rest + named), locale),
     )
 
 

@@ -32,6 +32,7 @@ from qbank.search.cjkpostings import BucketWatch, CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
 from qbank.search.termsjson import postings_object
 from qbank.search.tokenize import is_cjk, stemmer_spec
+from qbank.search.wordpostings import WordPostings
 
 INDEX_DIR = "api/search"
 """Where a locale's index sits, under ``<locale>/`` (``<locale>/api/`` is reserved)."""
@@ -73,7 +74,7 @@ def _mostly_cjk(docs: list[SearchDoc]) -> bool:
     """Whether the terms of ``docs`` are mostly CJK (a Chinese, Japanese or Korean index):
     then CJK terms are packed in arrays (``CjkPostings``), faster for many of them; in any
     other index they are filed one by one like every other term (the same files)."""
-    terms = [term for doc in docs for term, _ in doc.terms]
+    terms = [term for doc in docs for term in doc.words]
     return sum(map(is_cjk, terms)) * 2 > len(terms)
 
 
@@ -279,18 +280,19 @@ class LocaleIndex:
         docs = iter(docs)
         first = list(itertools.islice(docs, PEEK))
         packed = CjkPostings(LEVELS) if _mostly_cjk(first) else None
+        words = WordPostings(LEVELS) if packed is None else None
         by_filter: dict[str, dict[str, list[int]]] = {}
         for number, doc in enumerate(itertools.chain(first, docs)):
-            if packed is None:
-                base = number * LEVELS
-                for term, step in doc.terms:
-                    growing[term].append(base + step)
-            elif doc.terms:
-                for term, code in packed.add(number, *zip(*doc.terms, strict=True)):
+            if words is not None:
+                words.add(number, doc.words, doc.steps)
+            elif packed is not None and doc.words:
+                for term, code in packed.add(number, doc.words, doc.steps):
                     growing[term].append(code)
             index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
             for name, value in doc.filters:
                 by_filter.setdefault(name, {}).setdefault(value, []).append(number)
+        if words is not None:
+            growing.update(words.done())
         if packed is not None:
             for term, code in packed.flush():
                 growing[term].append(code)
