@@ -442,7 +442,7 @@ class LocaleIndex:
         changes = IndexChanges()
         touched: set[str] = set()
         for number, old, new in edits:
-            if old.terms != new.terms:
+            if old.words != new.words or old.steps != new.steps:
                 before, after = dict(old.terms), dict(new.terms)
                 differ = {t for t in before.keys() | after.keys() if before.get(t) != after.get(t)}
                 for term in differ:

@@ -15,6 +15,8 @@ import numpy as np
 BATCH = 1 << 18
 """Terms gathered before they are numbered (the strings of a batch are let go after it)."""
 
+assert array("i").itemsize == 4  # (the codes are 32-bit: ``array("i")`` holds them as such)
+
 
 class WordPostings:
     """Every term's postings (``number * levels + step``), in the order the documents come."""
@@ -64,7 +66,7 @@ class WordPostings:
         terms = np.concatenate([t for t, _ in parts])
         codes = np.concatenate([c for _, c in parts])
         del parts
-        raw = codes[np.argsort(terms, kind="stable")].tobytes()
+        raw = memoryview(codes[np.argsort(terms, kind="stable")].tobytes())
         numbers = np.fromiter(self._ids.values(), np.int64, len(self._ids))
         ends = np.cumsum(np.bincount(terms, minlength=self._seen)[numbers]) * 4
         start = 0
@@ -73,6 +75,3 @@ class WordPostings:
             postings.frombytes(raw[start:end])
             start = end
         return out
-
-
-assert array("i").itemsize == 4  # (the codes are 32-bit: ``array("i")`` holds them as such)
