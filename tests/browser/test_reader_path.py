@@ -190,6 +190,8 @@ def test_a_seniority_page_leads_to_each_question_and_marks_the_answered(tab: Any
     tab.goto("en/javascript/")
     tab.locator("article a.qb-card-title", has_text="Junior questions").click()
     tab.wait_for_url(re.compile(r"/en/javascript/level-junior/$"))
+    # (instant navigation shows the new address before it swaps the page's content in)
+    expect(tab.locator(".qb-level-list").first).to_be_attached()
     expect(tab.locator(".qb-q")).to_have_count(0)  # an index: no question body
     topics = tab.locator("article h2 > a:not(.headerlink)")
     names = topics.all_inner_texts()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 TOPIC = "ml-engineer/throughput"
 
 
@@ -20,6 +22,7 @@ def test_language_switcher_keeps_the_page_and_sitemaps_exist(page: Any) -> None:
     page.hover(".md-header .md-select")
     page.click('a.md-select__link[hreflang="tr"]')
     page.wait_for_url(f"**/tr/{TOPIC}/")
+    expect(page.locator("html")).to_have_attribute("lang", "tr")
     assert page.locator(".qb-q").count() > 0
 
 

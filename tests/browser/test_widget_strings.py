@@ -24,6 +24,8 @@ def feedback(page: Any) -> Any:
 
 
 def choose(page: Any, key: str) -> None:
+    # (a tap before the widget has set the question up is a tap on plain text)
+    page.wait_for_selector(f"#q-{SINGLE}[data-qb-ready]", state="attached")
     page.locator(f"#q-{SINGLE} li.qb-option[data-key='{key}']").click()
 
 

@@ -11,7 +11,23 @@ def serious(page: Any) -> list[str]:
     # Material's floating "Back to top" button covers whatever content is under it while the
     # reader scrolls up; axe then measures that content against the button's colours, and the
     # result depends on the scroll position. Audit the page at rest, at the top.
-    page.evaluate("window.scrollTo(0, 0)")
+    # Scrolling back up makes Material's header swap the page title for the site's, which
+    # fades: wait until that and any other colour transition has ended (axe would read a
+    # colour halfway between the two).
+    page.evaluate(
+        """async () => {
+            window.scrollTo(0, 0);
+            const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+            for (let round = 0; round < 20; round++) {
+                await frame();
+                await frame();
+                const running = document.getAnimations()
+                    .filter((a) => a instanceof CSSTransition && a.playState === "running");
+                if (!running.length && round >= 2) return;  // (and none started late)
+                await Promise.all(running.map((a) => a.finished.catch(() => null)));
+            }
+        }"""
+    )
     # (through element.style: the page's Content-Security-Policy refuses an added <style>)
     page.evaluate(
         "document.querySelectorAll('.md-top')"
