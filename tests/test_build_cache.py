@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import yaml
 from sitebuild import QUESTIONS, write_small_bank
+from support.searchdocs import weighed
 
 from qbank.live import store
 from qbank.live.store import Store
@@ -578,9 +579,8 @@ def test_what_templates_read_of_other_pages() -> None:
 
 def test_search_documents_are_kept_as_they_were_made() -> None:
     from qbank.live import doccache
-    from qbank.search.documents import SearchDoc
 
-    doc = SearchDoc.weighing(
+    doc = weighed(
         "/en/f/t/#q-1", "T", "P", "", (("field", "f"),), (("index", 7), ("缓存", 1), ("b", 3))
     )
     kept = doccache._kept(doc)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from sitebuild import QUESTIONS, build_site, write_small_bank
+from support.searchdocs import weighed
 
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Entry
@@ -188,7 +189,7 @@ def test_rebuilds_update_the_index_in_place(
     assert live is not None
     # An edit of one question is written before the rebuild returns (no background work).
     edited = docs["en"][0]
-    changed = SearchDoc.weighing(
+    changed = weighed(
         edited.url, edited.topic, "Entirely new words", edited.more, edited.filters,
         (("entir", 5), ("new", 5), ("word", 5)),
     )  # fmt: skip

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.examples import examples
+from support.searchdocs import weighed
 
 from qbank.search import SearchDoc, index
 from qbank.search.cjkpostings import _RANGES
@@ -31,7 +32,7 @@ def test_the_ranges_are_the_tokenizers_cjk() -> None:
 
 
 def doc(number: int, terms: list[str], rng: random.Random) -> SearchDoc:
-    return SearchDoc.weighing(
+    return weighed(
         f"/zh/f/t/#q-{number}",
         "主题",
         f"问题 {number}",

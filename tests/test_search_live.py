@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import searchdocs
 from support.examples import examples
 
 from qbank import search
@@ -80,7 +81,7 @@ def made_up(rng: random.Random, url: str) -> SearchDoc:
     ]
     if rng.random() < 0.7:
         filters.append(("difficulty", str(rng.randint(1, 3))))
-    return SearchDoc.weighing(
+    return searchdocs.weighed(
         url,
         rng.choice(["Indexing", "索引", "Queues"]),
         f"Question {rng.randint(0, 3)} 数据",
@@ -109,7 +110,7 @@ def cjk_heavy(rng: random.Random, doc: SearchDoc) -> SearchDoc:
 
 def weighed(doc: SearchDoc, terms: list[tuple[str, int]]) -> SearchDoc:
     """``doc`` with ``terms`` instead of its own."""
-    return SearchDoc.weighing(doc.url, doc.topic, doc.prompt, doc.more, doc.filters, terms)
+    return searchdocs.weighed(doc.url, doc.topic, doc.prompt, doc.more, doc.filters, terms)
 
 
 def same_questions_step(rng: random.Random, docs: list[SearchDoc]) -> list[SearchDoc]:
@@ -221,7 +222,7 @@ def test_cjk_bucket_count_crossing_the_real_boundary(tmp_path: Path) -> None:
     count = 2 * search.BUCKET_POSTINGS // per_doc
     docs = {
         "zh": [
-            SearchDoc.weighing(
+            searchdocs.weighed(
                 f"/zh/t/#q-{n}",
                 "索引",
                 "数据",

@@ -15,6 +15,7 @@ import string
 from typing import Any
 
 import pytest
+from support.searchdocs import weighed
 
 from qbank.search import LEVELS, SearchDoc, index
 from qbank.search.index import FILE_BYTES, PREFIX, LocaleIndex, bucketed, prefix_of, shard_name
@@ -34,7 +35,7 @@ def made_up(count: int, seed: int) -> list[SearchDoc]:
         words |= set(rng.sample(ODD, rng.randint(0, 3)))
         terms = tuple((word, rng.randint(1, LEVELS - 1)) for word in sorted(words))
         url = f"/en/f/t/#q-{number}"
-        docs.append(SearchDoc.weighing(url, "T", "P", "", (("field", "f"),), terms))
+        docs.append(weighed(url, "T", "P", "", (("field", "f"),), terms))
     return docs
 
 

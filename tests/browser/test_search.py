@@ -17,6 +17,7 @@ import pytest
 import search_bank
 from playwright.sync_api import expect
 from search_bank import BACKUPS, LATENCY_EASY, LATENCY_HARD, LATENCY_OPEN, LOADING, POOL
+from support.searchdocs import weighed
 
 from qbank.search import INDEX_DIR, LEVELS, SearchDoc, index, write_index
 
@@ -277,7 +278,7 @@ def documents_back(folder: Path) -> list[SearchDoc]:
                 if bits[number >> 3] >> (number & 7) & 1:
                     filters[number].append((name, value))
     return [
-        SearchDoc.weighing(url, topic, prompt, more, tuple(filters[n]), sorted(terms[n]))
+        weighed(url, topic, prompt, more, tuple(filters[n]), sorted(terms[n]))
         for n, (url, topic, prompt, more) in enumerate(shown)
     ]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,21 +134,6 @@ class SearchDoc:
     filters: tuple[tuple[str, str], ...]  # (filter, value): field, seniority, difficulty
     words: tuple[str, ...]  # its terms, in order of first occurrence, each once
     steps: bytes  # each term's weight step (1 to LEVELS - 1), a byte a term
-
-    @classmethod
-    def weighing(
-        cls,
-        url: str,
-        topic: str,
-        prompt: str,
-        more: str,
-        filters: tuple[tuple[str, str], ...],
-        terms: Iterable[tuple[str, int]],
-    ) -> SearchDoc:
-        """A document from its ``(term, weight step)`` pairs."""
-        pairs = tuple(terms)
-        words, steps = tuple(t for t, _ in pairs), bytes(s for _, s in pairs)
-        return cls(url, topic, prompt, more, filters, words, steps)
 
     @property
     def terms(self) -> tuple[tuple[str, int], ...]:
