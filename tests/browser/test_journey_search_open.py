@@ -7,6 +7,7 @@ first letters went nowhere ("Dataloader" became "der" on a slow connection)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +17,21 @@ pytestmark = pytest.mark.browser
 INPUT_WAIT = "01a05d13-8d21-739a-baa2-7dab67be4001"  # the small bank's "Fuse kernels" question
 
 
-def test_words_typed_while_search_loads_are_kept_and_searched(page: Any) -> None:
+@pytest.fixture
+def page_without_worker(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page of the small bank's site whose service worker is not registered: once the
+    worker has claimed the page, it answers ``import("./search.js")`` from its cache and
+    ``page.route`` never sees the request (on a loaded machine the worker can claim the page
+    before the test's tap)."""
+    context = browser.new_context(base_url=server, service_workers="block")
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def test_words_typed_while_search_loads_are_kept_and_searched(page_without_worker: Any) -> None:
+    page = page_without_worker
     held: list[Any] = []
     # Hold the script until released: the reader is faster than the network.
     page.route("**/assets/search.js", lambda route: held.append(route))
