@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import time
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -301,9 +302,9 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     # every question but the one showing an image beside it, in an entry per topic
     assert len(first) == len(QUESTIONS) - 1
     assert len(first_entries) == len({folder for _locale, folder in topics(content)})
-    # the search documents: one entry per topic and locale
-    docs = set(entries(project, "docs"))
-    assert len(docs) == len(topics(content))
+    # the search index: one entry per locale
+    index = set(entries(project, "index"))
+    assert len(index) == len({locale for locale, _folder in topics(content)})
     # the match's topic counts: one entry per topic and locale too
     match = set(entries(project, "match"))
     assert len(match) == len(topics(content))
@@ -314,19 +315,17 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     assert set(entries(project, "markup")) == markup
     assert set(entries(project, "checked")) == set(first_entries)  # none written again
     assert checked_files(project) == first
-    assert set(entries(project, "docs")) == docs
+    assert set(entries(project, "index")) == index  # (written again, the same names)
     assert set(entries(project, "match")) == match
     (content / "backend/indexing/covering-index.yaml").unlink()
     aged(project)
     build(project, content)
     assert len(checked_files(project)) == len(first) - 1  # the removed file's dropped
     assert set(entries(project, "checked")) == set(first_entries)  # (its topic's rewritten)
-    # the documents of the removed file's topic made again (and the old ones pruned), in
+    # the match counts of the removed file's topic made again (and the old ones pruned), in
     # each of its locales; those of the other topics kept
-    again = set(entries(project, "docs"))
-    assert len(again) == len(topics(content))
-    assert 0 < len(again - docs) <= 3
-    counted = set(entries(project, "match"))
+    again = set(entries(project, "match"))
+    counted = again
     assert len(counted) == len(topics(content))
     assert 0 < len(counted - match) <= 3
     converted = set(entries(project, "markup"))
@@ -358,14 +357,22 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     same_sites(warm, cold)
     for path in (truncated, corrupted, foreign):  # overwritten with good entries
         assert store._parse(path.read_bytes(), "checked", path.stem)[1] is None
-    # an entry of search documents that is sound but not of their shape: made again
-    docs = entries(warm, "docs")[0]
-    Store(warm / CACHE).put("docs", docs.stem, [["not", "a", "document"]])
+    # a locale's search index: what its entry holds is what the index holds; an entry
+    # sound but not of an index's shape (no state, or an array cut short) is made again
+    index = entries(warm, "index")[0]
+    payload = store._parse(index.read_bytes(), "index", index.stem, raw=True)[0]
+    head, rest = payload.split(b"\n", 1)
+    state = json.loads(head)
+    state["shown"][0][2] = "planted-prompt"
+    planted_index = json.dumps(state, ensure_ascii=False).encode() + b"\n" + rest
+    Store(warm / CACHE).put_bytes("index", index.stem, planted_index)
     build(warm, content)
-    same_sites(warm, cold)
-    made = store._parse(docs.read_bytes(), "docs", docs.stem)[0]
-    assert made
-    assert all(len(doc) == 7 and doc[0].startswith("/") for doc in made)
+    assert any("planted-prompt" in p.read_text("utf-8") for p in (warm / "site").rglob("d/0.json"))
+    for broken in (b"[]\n" + rest, head + b"\n" + rest[:-4]):
+        Store(warm / CACHE).put_bytes("index", index.stem, broken)
+        log = build(warm, content)
+        assert f"cache entry index/{index.stem} is not a search index's; made again" in log
+        same_sites(warm, cold)
     # and one of a topic's match counts
     counts = entries(warm, "match")[0]
     Store(warm / CACHE).put("match", counts.stem, [["term"], ["many"]])
@@ -464,7 +471,8 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     warm.build()
     kept = checked_files(tmp_path)
     assert len(kept) == len(QUESTIONS) - 1
-    assert len(entries(tmp_path, "docs")) == len(topics(content))
+    locales = {locale for locale, _folder in topics(content)}
+    assert len(entries(tmp_path, "index")) == len(locales)
     assert len(entries(tmp_path, "match")) == len(topics(content))
     assert len(entries(tmp_path, "markup")) == len(topics(content))
     rng = random.Random(3)
@@ -479,7 +487,7 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     # cache_dir is honoured: every file the bank can cache has its entry there (how many
     # stale entries the default folder still holds depends on when its prune ran)
     assert len(checked_files(tmp_path / "elsewhere")) >= len(QUESTIONS) - 1
-    assert len(list((tmp_path / "elsewhere" / "docs").rglob("*.json"))) == len(topics(content))
+    assert len(list((tmp_path / "elsewhere" / "index").rglob("*.json"))) == len(locales)
     # --watch: its first build loads through the cache and keeps what it made there; the
     # next, after an edit, from what it holds in memory (the same tree as a cold build)
     watch = TreeBuilder(content, tmp_path / "watch", config, keep=True, cache_dir=tmp_path / "w")
@@ -577,18 +585,86 @@ def test_what_templates_read_of_other_pages() -> None:
     assert none.read(b"{{ item.meta | tojson }}", keyless=False).nav_meta is None
 
 
-def test_search_documents_are_kept_as_they_were_made() -> None:
-    from qbank.live import doccache
+@pytest.mark.parametrize("seed", range(6))
+def test_an_index_from_the_last_one_is_the_index_made_whole(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stored_index`` after random edits (questions added, removed, moved, translated,
+    topics renamed and added) writes the files ``LocaleIndex.build`` writes, in every locale
+    (Chinese packs its CJK terms), with the entry of the build before."""
+    from qbank.bank.load import load_bank
+    from qbank.live import indexcache
+    from qbank.live.indexcache import stored_index
+    from qbank.search import LocaleIndex, iter_docs
+    from qbank.site.parts import DEFAULT_PAGE_SIZE, question_url
 
-    doc = weighed(
-        "/en/f/t/#q-1", "T", "P", "", (("field", "f"),), (("index", 7), ("缓存", 1), ("b", 3))
+    merged: list[bool] = []
+
+    def updated(*args: Any) -> Any:
+        gathered = update(*args)
+        merged.append(gathered is not None)
+        return gathered
+
+    update = indexcache._updated
+    monkeypatch.setattr(indexcache, "_updated", updated)
+    rng = random.Random(seed)
+    content = write_small_bank(tmp_path / "content")
+    notes: list[str] = []
+    kept = Store(tmp_path / "cache", notes.append)
+    for step in range(4):
+        bank = load_bank(content)
+        url = question_url(bank, DEFAULT_PAGE_SIZE)
+        for locale in bank.catalog.locales:
+            whole = dict(LocaleIndex.build(iter_docs(bank, locale, url), locale).files())
+            assert dict(stored_index(kept, bank, locale, url).files()) == whole, (step, locale)
+        for n in range(rng.randint(1, 3)):
+            rng.choice(EDITS)(content, rng, step * 10 + n)
+    assert kept.hits >= 3 * 3  # (each locale's entry of the build before was read)
+    assert notes == []  # (and sound)
+    assert merged.count(True) >= 3 * 3 - 1  # (and the index made from it)
+
+
+def test_an_index_entry_is_sound_before_it_is_used() -> None:
+    from qbank.live.indexcache import _State
+    from qbank.search import LEVELS
+    from qbank.search.index import Gathered
+
+    docs = [
+        weighed("/en/f/t/#q-1", "T", "P", "", (("field", "f"),), (("index", 7), ("b", 3))),
+        weighed("/en/f/t/#q-2", "T", "Q", "", (("field", "f"),), (("index", 2),)),
+    ]
+    state = _State.of(Gathered.of(enumerate(docs), False), [("topic", 2)])
+    assert state is not None
+    back = _State.restored(state.dumps())
+    assert back is not None
+    assert back.terms == ["index", "b"]
+    assert back.codes.tolist() == [7, LEVELS + 2, 3]
+    assert back.shown == state.shown
+    assert back.filters == state.filters
+
+    def broken(change: Any) -> bytes:
+        head, rest = state.dumps().split(b"\n", 1)
+        parts = json.loads(head)
+        change(parts)
+        return json.dumps(parts).encode() + b"\n" + rest
+
+    assert _State.restored(broken(lambda h: h.update(counts=[3]))) is None  # 3 of 2 questions
+    assert _State.restored(broken(lambda h: h.update(topics=["a", "a"], counts=[1, 1]))) is None
+    assert _State.restored(broken(lambda h: h.update(terms="index index"))) is None
+    assert _State.restored(broken(lambda h: h.update(terms="index"))) is None  # 2 lengths
+    assert _State.restored(broken(lambda h: h["shown"][0].pop())) is None
+    head, rest = state.dumps().split(b"\n", 1)  # lengths (2 x 8 bytes), codes (3 x 4), ...
+
+    def codes(*values: int) -> bytes:
+        return head + b"\n" + rest[:16] + array("i", values).tobytes() + rest[28:]
+
+    assert _State.restored(codes(7, LEVELS + 2, 3)) is not None
+    assert _State.restored(codes(LEVELS + 2, 7, 3)) is None  # a term's questions not growing
+    assert _State.restored(codes(7, 2 * LEVELS, 3)) is None  # a third question, of two
+    assert _State.restored(codes(7, LEVELS + 2, -3)) is None
+    assert _State.restored(head + b"\n" + rest[:-8] + bytes([1]) + bytes(7)) is None  # starts
+    assert _State.restored(b"no state") is None
+    assert (
+        _State.of(Gathered.of(enumerate([dataclasses.replace(docs[0], words=("a b",))]), False), [])
+        is None
     )
-    kept = doccache._kept(doc)
-    assert kept is not None
-    assert doccache._restored(json.loads(json.dumps([kept])), 1) == [doc]
-    # a term the entry's text could not tell apart, or a step of two digits: not kept
-    assert doccache._kept(dataclasses.replace(doc, words=("two words",), steps=b"\1")) is None
-    assert doccache._kept(dataclasses.replace(doc, words=("x",), steps=b"\x0c")) is None
-    # an entry of another shape: not used
-    assert doccache._restored([[*kept[:5], ["index"], "7"]], 1) is None
-    assert doccache._restored([[*kept[:5], "index b", "7"]], 1) is None

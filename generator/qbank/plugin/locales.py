@@ -33,7 +33,7 @@ from mkdocs.exceptions import PluginError
 
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
-from qbank.live.doccache import stored_docs
+from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_counts
 from qbank.live.store import Store
@@ -41,7 +41,8 @@ from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import phase
-from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, write_index
+from qbank.search import INDEX_DIR, SearchIndexError, expected_cost
+from qbank.search.index import write_built
 from qbank.site.memory import releasing
 from qbank.site.offline import FieldShares
 from qbank.site.render import RenderedSite, RenderOptions, render_site
@@ -113,14 +114,14 @@ def write_search_index(
 ) -> None:
     """Write ``locale``'s search index into its tree of ``site_dir``; with ``shares`` (the
     site has the offline copy) also each field's share of it, made as the index is written
-    (``offline.FieldShares``); its documents from ``store`` where they hold."""
+    (``offline.FieldShares``); the postings of unchanged topics from ``store``."""
     started = time.monotonic()
-    docs = stored_docs(store or Store(None), bank, locale, topic_url)
+    store = store or Store(None)
     folder = site_dir / locale / INDEX_DIR
     fields = list(bank.catalog.fields)
     watch = FieldShares(fields, folder) if shares else None
     try:
-        write_index(docs, folder, locale, watch)
+        write_built(lambda: stored_index(store, bank, locale, topic_url), folder, watch)
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
     count = sum(1 for entry in bank.entries if locale in entry.locales)

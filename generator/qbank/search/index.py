@@ -236,6 +236,46 @@ class IndexChanges:
 
 
 @dataclass
+class Gathered:
+    """What an index is assembled from (``LocaleIndex.assemble``): each question's shown
+    texts (``shown``) and filters (``filters``), in question order, and the postings of its
+    terms: ``postings``, term → codes sorted by question (every term, or with ``packed`` every
+    term but the CJK ones, whose postings ``packed`` holds in arrays)."""
+
+    shown: list[tuple[str, str, str, str]] = field(default_factory=list)
+    filters: list[tuple[tuple[str, str], ...]] = field(default_factory=list)
+    postings: dict[str, array[int]] = field(default_factory=dict)
+    packed: CjkPostings | None = None
+
+    @classmethod
+    def of(cls, numbered: Iterable[tuple[int, SearchDoc]], cjk: bool) -> Gathered:
+        """The postings of ``numbered`` documents (numbers growing), CJK terms packed when
+        ``cjk``; their shown texts and filters one after the other."""
+        gathered = cls()
+        growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
+        packed = CjkPostings(LEVELS) if cjk else None
+        words = WordPostings(LEVELS) if packed is None else None
+        for number, doc in numbered:
+            if words is not None:
+                words.add(number, doc.words, doc.steps)
+            elif packed is not None and doc.words:
+                for term, code in packed.add(number, doc.words, doc.steps):
+                    growing[term].append(code)
+            gathered.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
+            gathered.filters.append(doc.filters)
+        if words is not None:
+            growing.update(words.done())
+        if packed is not None:
+            for term, code in packed.flush():
+                growing[term].append(code)
+            packed.done()
+        growing.default_factory = None  # from now on a plain dict: a lookup never adds
+        gathered.postings = growing
+        gathered.packed = packed
+        return gathered
+
+
+@dataclass
 class LocaleIndex:
     """A locale's index in memory: what its files are made from, and what an edit updates.
 
@@ -275,38 +315,31 @@ class LocaleIndex:
         """The index of ``locale``'s ``docs`` (consumed once, in order: documents are not
         kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
         be able to come first)."""
-        index = cls(locale)
-        growing: defaultdict[str, array[int]] = defaultdict(lambda: array("i"))
         docs = iter(docs)
         first = list(itertools.islice(docs, PEEK))
-        packed = CjkPostings(LEVELS) if _mostly_cjk(first) else None
-        words = WordPostings(LEVELS) if packed is None else None
-        by_filter: dict[str, dict[str, list[int]]] = {}
-        for number, doc in enumerate(itertools.chain(first, docs)):
-            if words is not None:
-                words.add(number, doc.words, doc.steps)
-            elif packed is not None and doc.words:
-                for term, code in packed.add(number, doc.words, doc.steps):
-                    growing[term].append(code)
-            index.shown.append((doc.url, doc.topic, doc.prompt, doc.more))
-            for name, value in doc.filters:
-                by_filter.setdefault(name, {}).setdefault(value, []).append(number)
-        if words is not None:
-            growing.update(words.done())
-        if packed is not None:
-            for term, code in packed.flush():
-                growing[term].append(code)
-            packed.done()
+        gathered = Gathered.of(enumerate(itertools.chain(first, docs)), _mostly_cjk(first))
+        return cls.assemble(locale, gathered, pace)
+
+    @classmethod
+    def assemble(cls, locale: str, gathered: Gathered, pace: Pace | None = None) -> LocaleIndex:
+        """The index of the postings, shown texts and filters of ``gathered`` (whose
+        postings it takes over)."""
+        index = cls(locale)
+        index.shown = gathered.shown
         width = (len(index.shown) + 7) // 8
+        by_filter: dict[str, dict[str, list[int]]] = {}
+        for number, pairs in enumerate(gathered.filters):
+            for name, value in pairs:
+                by_filter.setdefault(name, {}).setdefault(value, []).append(number)
         for name, values in by_filter.items():
             index.filters[name] = {}
             for value, numbers in values.items():
                 bits = index.filters[name][value] = bytearray(width)
                 for number in numbers:
                     bits[number >> 3] |= 1 << (number & 7)
-        growing.default_factory = None  # from now on a plain dict: a lookup never adds
-        index.postings = postings = growing  # (every term but the CJK ones, which are packed)
-        index.packed = packed
+        # (every term but the CJK ones, which are packed)
+        index.postings = postings = gathered.postings
+        index.packed = packed = gathered.packed
         pace = pace or _unpaced
         terms = pace(postings.items(), 4096)
         index.cjk = sum(len(codes) for term, codes in terms if is_cjk(term)) + len(packed or ())
@@ -590,13 +623,20 @@ def write_index(
     locale: str,
     watch: TermsWatch | None = None,
 ) -> None:
-    """Write ``locale``'s index into the folder ``output`` (replaced), telling ``watch`` of
-    the index and of each terms file as it is written (``TermsWatch``)."""
+    """Write ``locale``'s index of ``docs`` into the folder ``output`` (replaced), telling
+    ``watch`` of the index and of each terms file as it is written (``TermsWatch``)."""
+    write_built(lambda: LocaleIndex.build(docs, locale), output, watch)
+
+
+def write_built(
+    make: Callable[[], LocaleIndex], output: Path, watch: TermsWatch | None = None
+) -> None:
+    """``write_index`` of the index ``make`` returns (made once ``output`` is cleared)."""
     try:
         if output.exists():
             shutil.rmtree(output)
         with gc_paused():  # (millions of objects made, no cycle among them)
-            index = LocaleIndex.build(docs, locale)
+            index = make()
             if watch is not None:
                 watch.begin(index)
             write_files(index.files(watch), output)

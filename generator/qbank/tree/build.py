@@ -37,18 +37,18 @@ from typing import Any
 
 import yaml
 
-from qbank.bank.load import load_bank
+from qbank.bank.load import gc_paused, load_bank
 from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem, display_path
 from qbank.bank.progress import Report, no_progress
 from qbank.live.checkcache import StoredChecks
-from qbank.live.doccache import stored_docs
 from qbank.live.index import LiveIndex
+from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_counts
 from qbank.live.session import SiteSession
 from qbank.live.store import DEFAULT_DIR, Store
-from qbank.search import INDEX_DIR, index_files
+from qbank.search import INDEX_DIR
 from qbank.site.memory import releasing
 from qbank.site.minify import asset_bytes
 from qbank.site.offline import (
@@ -303,10 +303,11 @@ def _escape_title(markdown: str) -> str:
 def _search_files(
     bank: Bank, locale: str, page_size: int, store: Store
 ) -> Iterator[tuple[str, bytes]]:
-    """A locale's search index (``search.index_files``), as tree files; its documents from
-    ``store`` where they hold."""
-    docs = stored_docs(store, bank, locale, question_url(bank, page_size))
-    for relative, data in index_files(docs, locale):
+    """A locale's search index (``search.index_files``), as tree files; the postings of
+    unchanged topics from ``store``."""
+    with gc_paused():  # (millions of objects made, no cycle among them)
+        index = stored_index(store, bank, locale, question_url(bank, page_size))
+    for relative, data in index.files():
         yield f"{DOCS}/{locale}/{INDEX_DIR}/{relative}", data
 
 

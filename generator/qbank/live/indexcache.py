@@ -1,0 +1,369 @@
+"""A locale's search index gathered from the persistent cache (``qbank.live.store``): the
+postings, shown texts and filters of the last build (``search.index.Gathered``), kept as one
+entry a locale, with the topics they were made from; a build makes the documents of the
+topics that changed and renumbers the rest.
+
+Making a question's search document (each word of it stemmed, its terms weighed) and filing
+its postings is most of what indexing costs: at 30,000 questions a Chinese index took 10.6 s
+to make its documents and 2.6 s to file them. A pull request changes a few topics; here the
+postings of every other topic are taken over in arrays (their questions renumbered where
+topics before them grew or shrank) and the changed topics' postings merged in, a sorted
+insert. The index is then assembled as a cold build assembles it (``LocaleIndex.assemble``),
+so its files are the same bytes (``tests/test_build_cache.py`` compares whole sites).
+
+A topic is known by a key made from everything its documents are made from: the locale,
+the topic's name in it, and for each question its file's bytes (the digest), where the file
+sits, its seniorities and the URL of its part of the topic page, with qbank's version
+(``store.key``). A removed or moved question changes its old topic's key too. An entry that
+does not have the shape of an index (``_State.restored``: sizes, order and range of every
+array) is reported at INFO and not used: the index is made whole, as without the cache.
+"""
+
+from __future__ import annotations
+
+import itertools
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import orjson
+
+from qbank.bank.loaded import Bank, Entry
+from qbank.live.store import Store, dumps, key
+from qbank.search.cjkpostings import CjkPostings
+from qbank.search.documents import LEVELS, SearchDoc, iter_docs, question_doc
+from qbank.search.index import PEEK, Gathered, LocaleIndex, _mostly_cjk, postings_arrays
+
+KIND = "index"
+_SEP = "\x1f"  # (between the seniorities of a key part: no catalog key holds it)
+_TERMS = " "  # between the word terms in an entry (a term is word characters)
+_U32 = np.uint64(0xFFFFFFFF)
+_SHIFT = np.uint64(32)
+
+
+@dataclass
+class _Topic:
+    """One topic's questions in the locale, with the key of their documents."""
+
+    key: str
+    entries: list[Entry]
+    urls: list[str]
+
+
+def _topics(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[_Topic]:
+    """The locale's questions topic by topic, in bank order (``iter_docs``'s order)."""
+    fields = bank.catalog.fields
+    here = (entry for entry in bank.entries if locale in entry.locales)
+    found = []
+    for (field_key, spec_key, topic_key), group in groupby(
+        here, key=lambda e: (e.field, e.specialization, e.topic)
+    ):
+        members = list(group)
+        urls = [topic_url(locale, entry) for entry in members]
+        topic = fields[field_key].specializations[spec_key].topics[topic_key]
+        parts = [locale, field_key, spec_key, topic_key, bank.name(topic.name, locale)]
+        for entry, url in zip(members, urls, strict=True):
+            parts += (entry.digest, entry.file, entry.slug, _SEP.join(entry.seniorities), url)
+        found.append(_Topic(key(KIND, *parts), members, urls))
+    return found
+
+
+def stored_index(
+    store: Store, bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+) -> LocaleIndex:
+    """``LocaleIndex.build(iter_docs(bank, locale, topic_url), locale)``, the postings of
+    unchanged topics from ``store`` where its entry holds (and the new state kept there)."""
+    if not store.enabled:
+        return LocaleIndex.build(iter_docs(bank, locale, topic_url), locale)
+    topics = _topics(bank, locale, topic_url)
+    name = key(KIND, locale)
+    payload = store.get_bytes(KIND, name)
+    old = _State.restored(payload) if payload is not None else None
+    if payload is not None and old is None:
+        store.note(f"qbank: cache entry {KIND}/{name} is not a search index's; made again")
+    gathered = None if old is None else _updated(old, topics, bank, locale)
+    if gathered is None:
+        docs = (
+            question_doc(bank, entry, locale, url)
+            for topic in topics
+            for entry, url in zip(topic.entries, topic.urls, strict=True)
+        )
+        first = list(itertools.islice(docs, PEEK))
+        numbered = enumerate(itertools.chain(first, docs))
+        gathered = Gathered.of(numbered, _mostly_cjk(first))
+    state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics])
+    if state is not None:
+        store.put_bytes(KIND, name, state.dumps())
+    return LocaleIndex.assemble(locale, gathered)
+
+
+def _updated(old: _State, topics: list[_Topic], bank: Bank, locale: str) -> Gathered | None:
+    """The postings of ``topics``: the kept topics' renumbered from ``old``, the others'
+    made; None when the index would file CJK terms otherwise than ``old`` (``_mostly_cjk``
+    of its first documents) or no topic was kept."""
+    starts = dict(zip(old.topics, itertools.accumulate(old.counts, initial=0), strict=False))
+    counts = dict(zip(old.topics, old.counts, strict=True))
+    remap = np.full(old.docs, -1, np.int64)
+    shown: list[tuple[str, str, str, str]] = []
+    filters: list[tuple[tuple[str, str], ...]] = []
+    made: list[tuple[int, SearchDoc]] = []
+    kept = 0
+    for topic in topics:
+        number = len(shown)
+        start = starts.pop(topic.key, None)
+        if start is not None and counts[topic.key] == len(topic.entries):
+            count = len(topic.entries)
+            remap[start : start + count] = np.arange(number, number + count)
+            shown += old.shown[start : start + count]
+            filters += old.filters[start : start + count]
+            kept += count
+            continue
+        for entry, url in zip(topic.entries, topic.urls, strict=True):
+            doc = question_doc(bank, entry, locale, url)
+            made.append((len(shown), doc))
+            shown.append((doc.url, doc.topic, doc.prompt, doc.more))
+            filters.append(doc.filters)
+    if not kept or _mostly_cjk(_first_docs(topics, made, bank, locale)) != old.packed:
+        return None
+    fresh = Gathered.of(made, old.packed)
+    gathered = Gathered(shown, filters, _merged_words(old, remap, fresh.postings))
+    if old.packed:
+        packed = CjkPostings(LEVELS)
+        packed.group(_merged(_renumbered(old.packed_postings(), remap), fresh.packed))
+        gathered.packed = packed
+    return gathered
+
+
+def _first_docs(
+    topics: list[_Topic], made: list[tuple[int, SearchDoc]], bank: Bank, locale: str
+) -> list[SearchDoc]:
+    """The first ``PEEK`` documents of the index (what ``LocaleIndex.build`` looks at to
+    choose how CJK terms are filed): made ones as they are, kept ones made again."""
+    ready = dict(made[:PEEK])
+    pairs = (pair for topic in topics for pair in zip(topic.entries, topic.urls, strict=True))
+    return [
+        ready.get(number) or question_doc(bank, entry, locale, url)
+        for number, (entry, url) in enumerate(itertools.islice(pairs, PEEK))
+    ]
+
+
+def _renumbered(
+    postings: npt.NDArray[np.uint64], remap: npt.NDArray[np.int64]
+) -> npt.NDArray[np.uint64]:
+    """``postings`` (``term << 32 | code``) with each question's new number (``remap``;
+    -1: gone, its postings dropped), sorted again."""
+    codes = (postings & _U32).astype(np.int64)
+    numbers = remap[codes // LEVELS]
+    keep = numbers >= 0
+    moved = (postings[keep] & ~_U32) | (numbers[keep] * LEVELS + codes[keep] % LEVELS).astype(
+        np.uint64
+    )
+    if len(moved) > 1 and not bool(np.all(moved[1:] >= moved[:-1])):
+        moved.sort()  # (topics in another order than before)
+    return moved
+
+
+def _merged(kept: npt.NDArray[np.uint64], fresh: CjkPostings | None) -> npt.NDArray[np.uint64]:
+    """Two sorted arrays of postings as one (the fresh ones inserted where they sort)."""
+    if fresh is None or not len(fresh):
+        return kept
+    added = fresh.postings()
+    return np.insert(kept, np.searchsorted(kept, added), added)
+
+
+def _merged_words(
+    old: _State, remap: npt.NDArray[np.int64], fresh: dict[str, array[int]]
+) -> dict[str, array[int]]:
+    """Every word term's postings: ``old``'s renumbered, ``fresh`` ones merged in."""
+    terms = list(old.terms)
+    numbers = {term: n for n, term in enumerate(terms)}
+    extra = [numbers.setdefault(term, len(numbers)) for term in fresh]
+    terms += [term for term in fresh if numbers[term] >= len(old.terms)]
+    ids = np.repeat(np.arange(len(old.terms), dtype=np.uint64), old.lengths)
+    kept = _renumbered((ids << _SHIFT) | old.codes.astype(np.uint32).astype(np.uint64), remap)
+    if fresh:
+        lengths, codes = postings_arrays(list(fresh.values()))
+        added_ids = np.repeat(np.asarray(extra, np.uint64), lengths)
+        added = (added_ids << _SHIFT) | codes.astype(np.uint32).astype(np.uint64)
+        added.sort()
+        kept = np.insert(kept, np.searchsorted(kept, added), added)
+    ends = np.cumsum(np.bincount((kept >> _SHIFT).astype(np.int64), minlength=len(terms))) * 4
+    raw = memoryview((kept & _U32).astype(np.int32).tobytes())
+    found: dict[str, array[int]] = {}
+    start = 0
+    for term, end in zip(terms, ends.tolist(), strict=True):
+        if end > start:
+            codes_of = found[term] = array("i")
+            codes_of.frombytes(raw[start:end])
+        start = end
+    return found
+
+
+@dataclass
+class _State:
+    """What an index was gathered from, as the cache keeps it: its topics (keys, question
+    counts), each question's shown texts and filters, the word terms' postings (``terms``,
+    ``lengths``, ``codes``) and, when CJK terms were packed, theirs (``keys``, ``starts``,
+    ``packed_codes``, as ``CjkPostings`` holds them)."""
+
+    topics: list[str]
+    counts: list[int]
+    shown: list[tuple[str, str, str, str]]
+    filters: list[tuple[tuple[str, str], ...]]
+    terms: list[str]
+    lengths: npt.NDArray[np.int64]
+    codes: npt.NDArray[np.int32]
+    packed: bool
+    keys: npt.NDArray[np.uint32]
+    starts: npt.NDArray[np.int64]
+    packed_codes: npt.NDArray[np.int32]
+
+    @property
+    def docs(self) -> int:
+        return len(self.shown)
+
+    def packed_postings(self) -> npt.NDArray[np.uint64]:
+        packed = CjkPostings(LEVELS)
+        packed.keys, packed.starts, packed.codes = self.keys, self.starts, self.packed_codes
+        return packed.postings()
+
+    @classmethod
+    def of(cls, gathered: Gathered, topics: list[tuple[str, int]]) -> _State | None:
+        """The state of ``gathered`` (before it is assembled); None when a term holds the
+        separator (then nothing is kept)."""
+        terms = list(gathered.postings)
+        if any(_TERMS in term or not term for term in terms):
+            return None
+        lengths, codes = postings_arrays(list(gathered.postings.values()))
+        packed = gathered.packed
+        return cls(
+            [name for name, _ in topics],
+            [count for _, count in topics],
+            gathered.shown,
+            gathered.filters,
+            terms,
+            lengths,
+            codes,
+            packed is not None,
+            packed.keys if packed is not None else np.zeros(0, np.uint32),
+            packed.starts if packed is not None else np.zeros(1, np.int64),
+            packed.codes if packed is not None else np.zeros(0, np.int32),
+        )
+
+    def _arrays(self) -> list[npt.NDArray[Any]]:
+        return [self.lengths, self.codes, self.keys, self.starts, self.packed_codes]
+
+    def dumps(self) -> bytes:
+        """The entry's bytes: a JSON line (topics, texts, terms, array sizes), then the
+        arrays' bytes."""
+        head = {
+            "topics": self.topics,
+            "counts": self.counts,
+            "shown": self.shown,
+            "filters": self.filters,
+            "terms": _TERMS.join(self.terms),
+            "packed": self.packed,
+            "sizes": [len(part) for part in self._arrays()],
+        }
+        arrays = (np.ascontiguousarray(part).tobytes() for part in self._arrays())
+        return b"".join([dumps(head), b"\n", *arrays])
+
+    @classmethod
+    def restored(cls, payload: bytes) -> _State | None:
+        """The state in ``payload``; None when it has not the shape of one."""
+        line, newline, rest = payload.partition(b"\n")
+        try:
+            head = orjson.loads(line)
+            state = cls._of_head(head, rest) if newline and isinstance(head, dict) else None
+        except (ValueError, TypeError, KeyError):
+            return None
+        return state if state is not None and state._sound() else None
+
+    @classmethod
+    def _of_head(cls, head: dict[str, Any], rest: bytes) -> _State | None:
+        topics, counts, shown, filters = (head[k] for k in ("topics", "counts", "shown", "filters"))
+        terms, packed, sizes = head["terms"], head["packed"], head["sizes"]
+        lists = (topics, counts, shown, filters, sizes)
+        if not all(isinstance(part, list) for part in lists) or len(sizes) != 5:
+            return None
+        if not isinstance(terms, str) or not isinstance(packed, bool):
+            return None
+        if not all(isinstance(t, str) for t in topics) or len(topics) != len(counts):
+            return None
+        if len(set(topics)) != len(topics):
+            return None
+        if not all(type(c) is int and c > 0 for c in counts) or sum(counts) != len(shown):
+            return None
+        if len(filters) != len(shown) or not all(type(s) is int and s >= 0 for s in sizes):
+            return None
+        if not all(_texts(row, 4) for row in shown):
+            return None
+        if not all(isinstance(row, list) and all(_texts(p, 2) for p in row) for row in filters):
+            return None
+        types = (np.int64, np.int32, np.uint32, np.int64, np.int32)
+        widths = [size * np.dtype(kind).itemsize for size, kind in zip(sizes, types, strict=True)]
+        if sum(widths) != len(rest):
+            return None
+        ends = list(itertools.accumulate(widths, initial=0))
+        parts = [
+            np.frombuffer(rest, kind, size, start)
+            for kind, size, start in zip(types, sizes, ends[:-1], strict=True)
+        ]
+        lengths, codes, keys, starts, packed_codes = parts
+        return cls(
+            topics,
+            counts,
+            [(a, b, c, d) for a, b, c, d in shown],
+            [tuple((a, b) for a, b in row) for row in filters],
+            terms.split(_TERMS) if terms else [],
+            lengths,
+            codes,
+            packed,
+            keys,
+            starts,
+            packed_codes,
+        )
+
+    def _sound(self) -> bool:
+        """Whether the arrays fit together: a length a term, each at least one posting;
+        every code a question's and within a term growing by question; CJK keys growing,
+        with their postings' bounds."""
+        if len(self.terms) != len(self.lengths) or len(set(self.terms)) != len(self.terms):
+            return False
+        if len(self.lengths) and int(self.lengths.min()) < 1:
+            return False
+        if int(self.lengths.sum()) != len(self.codes):
+            return False
+        if not _ordered(self.codes, np.cumsum(self.lengths) - self.lengths, self.docs):
+            return False
+        keys, starts = self.keys, self.starts
+        if len(starts) != len(keys) + 1 or int(starts[0]) != 0:
+            return False
+        if not self.packed:
+            return not len(keys) and not len(self.packed_codes)
+        if int(starts[-1]) != len(self.packed_codes) or bool(np.any(np.diff(starts) < 1)):
+            return False
+        if bool(np.any(keys[1:] <= keys[:-1])):
+            return False
+        return _ordered(self.packed_codes, starts[:-1], self.docs)
+
+
+def _texts(row: Any, count: int) -> bool:
+    return isinstance(row, list) and len(row) == count and all(isinstance(t, str) for t in row)
+
+
+def _ordered(codes: npt.NDArray[np.int32], firsts: npt.NDArray[np.int64], docs: int) -> bool:
+    """Whether every code is a posting of one of ``docs`` questions and, within each term
+    (starting at ``firsts``), the questions grow."""
+    if not len(codes):
+        return True
+    if int(codes.min()) < 0 or int(codes.max()) >= docs * LEVELS:
+        return False
+    numbers = codes // LEVELS
+    growing = np.diff(numbers) > 0
+    growing[firsts[firsts > 0] - 1] = True  # (a new term starts anywhere)
+    return bool(growing.all())
