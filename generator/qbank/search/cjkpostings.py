@@ -112,11 +112,6 @@ class CjkPostings:
             postings[at : at + len(part)] = part
             at += len(part)
         postings.sort()
-        self.group(postings)
-
-    def group(self, postings: npt.NDArray[np.uint64]) -> None:
-        """Take ``postings`` (``term << 32 | code``, sorted) as ``keys``, ``starts`` and
-        ``codes`` (the array is let go)."""
         # (each posting's two 32-bit words read in place: ``postings & 0xFFFFFFFF`` and
         # ``postings >> 32`` made a temporary as large as the postings, 92 MB at 30,000
         # Chinese questions, at the build's peak)
@@ -129,11 +124,6 @@ class CjkPostings:
         firsts = np.concatenate([[0], starts]).astype(np.int64) if len(keys) else starts
         self.keys = keys[firsts]
         self.starts = np.concatenate([firsts, [len(keys)]]).astype(np.int64)
-
-    def postings(self) -> npt.NDArray[np.uint64]:
-        """The grouped postings as ``group`` takes them (``term << 32 | code``, sorted)."""
-        keys = np.repeat(self.keys.astype(np.uint64), np.diff(self.starts))
-        return (keys << np.uint64(32)) | self.codes.astype(np.uint32).astype(np.uint64)
 
     def __len__(self) -> int:
         """How many postings."""
