@@ -85,14 +85,11 @@ def stored_index(
         store.note(f"qbank: cache entry {KIND}/{name} is not a search index's; made again")
     gathered = None if old is None else _updated(old, topics, bank, locale)
     if gathered is None:
-        docs = (
+        gathered = Gathered.of_docs(
             question_doc(bank, entry, locale, url)
             for topic in topics
             for entry, url in zip(topic.entries, topic.urls, strict=True)
         )
-        first = list(itertools.islice(docs, PEEK))
-        numbered = enumerate(itertools.chain(first, docs))
-        gathered = Gathered.of(numbered, _mostly_cjk(first))
     state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics])
     if state is not None:
         store.put_bytes(KIND, name, state.dumps())
@@ -104,7 +101,6 @@ def _updated(old: _State, topics: list[_Topic], bank: Bank, locale: str) -> Gath
     made; None when the index would file CJK terms otherwise than ``old`` (``_mostly_cjk``
     of its first documents) or no topic was kept."""
     starts = dict(zip(old.topics, itertools.accumulate(old.counts, initial=0), strict=False))
-    counts = dict(zip(old.topics, old.counts, strict=True))
     remap = np.full(old.docs, -1, np.int64)
     shown: list[tuple[str, str, str, str]] = []
     filters: list[tuple[tuple[str, str], ...]] = []
@@ -113,7 +109,7 @@ def _updated(old: _State, topics: list[_Topic], bank: Bank, locale: str) -> Gath
     for topic in topics:
         number = len(shown)
         start = starts.pop(topic.key, None)
-        if start is not None and counts[topic.key] == len(topic.entries):
+        if start is not None:  # (the key holds every question: the same count)
             count = len(topic.entries)
             remap[start : start + count] = np.arange(number, number + count)
             shown += old.shown[start : start + count]

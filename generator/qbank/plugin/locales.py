@@ -41,8 +41,7 @@ from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import phase
-from qbank.search import INDEX_DIR, SearchIndexError, expected_cost
-from qbank.search.index import write_built
+from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, write_built
 from qbank.site.memory import releasing
 from qbank.site.offline import FieldShares
 from qbank.site.render import RenderedSite, RenderOptions, render_site

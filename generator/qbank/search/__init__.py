@@ -28,6 +28,7 @@ from qbank.search.index import (
     LocaleIndex,
     SearchIndexError,
     index_files,
+    write_built,
     write_index,
     write_site_index,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "iter_docs",
     "question_doc",
     "terms",
+    "write_built",
     "write_index",
     "write_site_index",
 ]

@@ -248,6 +248,14 @@ class Gathered:
     packed: CjkPostings | None = None
 
     @classmethod
+    def of_docs(cls, docs: Iterable[SearchDoc]) -> Gathered:
+        """``of`` every one of ``docs``, numbered in order, CJK terms packed when the first
+        ``PEEK`` are mostly CJK (``_mostly_cjk``)."""
+        docs = iter(docs)
+        first = list(itertools.islice(docs, PEEK))
+        return cls.of(enumerate(itertools.chain(first, docs)), _mostly_cjk(first))
+
+    @classmethod
     def of(cls, numbered: Iterable[tuple[int, SearchDoc]], cjk: bool) -> Gathered:
         """The postings of ``numbered`` documents (numbers growing), CJK terms packed when
         ``cjk``; their shown texts and filters one after the other."""
@@ -315,10 +323,7 @@ class LocaleIndex:
         """The index of ``locale``'s ``docs`` (consumed once, in order: documents are not
         kept). ``pace`` wraps its long loops (``background.paced`` when a serve rebuild must
         be able to come first)."""
-        docs = iter(docs)
-        first = list(itertools.islice(docs, PEEK))
-        gathered = Gathered.of(enumerate(itertools.chain(first, docs)), _mostly_cjk(first))
-        return cls.assemble(locale, gathered, pace)
+        return cls.assemble(locale, Gathered.of_docs(docs), pace)
 
     @classmethod
     def assemble(cls, locale: str, gathered: Gathered, pace: Pace | None = None) -> LocaleIndex:
