@@ -281,6 +281,12 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
     # field's...) rendered; every other page taken from the cache
     assert kept + again == rendered
     assert 1 <= again < rendered // 3
+    # a page added to the site changes every menu, but no page's Markdown: each conversion
+    # is kept with the files its links found, and none of those changed
+    own_page((project,), 1)
+    log = build(project, content)
+    markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
+    assert sum(map(int, markdown_kept)) == rendered
     # a plugin qbank does not know of turns the page cache off, and says so
     hook = project / "hook.py"
     hook.write_text("def on_post_page(output, page, config):\n    return output\n")
@@ -417,6 +423,24 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     assert f"cache entry {converted.stem} is not a converted page's; made again" in log
     same_sites(warm, cold)
     assert store._parse(converted.read_bytes(), "markdown", converted.stem)[0] == kept_md
+    # one whose links found other files than today's (a page renamed, say) is made again
+    looked = next(
+        (path, kept)
+        for path in entries(warm, "markdown")
+        for kept in [store._parse(path.read_bytes(), "markdown", path.stem)[0]]
+        if any(found is not None for _path, found in kept[-1])
+    )
+    path, kept = looked
+    lookups = [
+        [p, None if found is None else [*found[:2], "elsewhere/", found[3]]]
+        for p, found in kept[-1]
+    ]
+    Store(warm / CACHE).put("markdown", path.stem, [*planted_md[:2], *kept[2:-1], lookups])
+    build(warm, content)
+    assert not any(
+        "planted-markdown" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
+    )
+    assert store._parse(path.read_bytes(), "markdown", path.stem)[0] == kept
     # a page's kept HTML truncated, corrupted, foreign (another page's), or sound but
     # another page's (its address differs): each reported, the page rendered again
     truncated, corrupted, foreign, other, *_ = entries(warm, "pages")

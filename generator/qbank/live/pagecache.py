@@ -221,19 +221,24 @@ class Converted:
     """What converting a page's Markdown gives (MkDocs' ``Page.render``): its HTML, its table
     of contents as plain data (``[title, id, level, active, children]`` each), the title its
     first heading gives, the anchor ids it holds and, where MkDocs keeps them, its links to
-    anchors of other files (``{file: {anchor: link}}``)."""
+    anchors of other files (``{file: {anchor: link}}``); and what its links found among the
+    site's files (``[path, [src_uri, dest_uri, url, inclusion]]``, None where no file was
+    found), which must hold for the conversion to be used again."""
 
     content: str
     toc: list[Any]
     title: str | None
     anchors: list[str]
     links: dict[str, dict[str, str]] | None
+    lookups: list[list[Any]]
 
 
 class ConvertedPages:
     """The converted Markdown of one build's pages, kept by a hash of the Markdown, where
-    the page sits, the files its links resolve against and the build's Markdown settings
-    (``build``, made by the MkDocs adapter), with the count taken from the cache."""
+    the page sits and the build's Markdown settings (``build``, made by the MkDocs
+    adapter), with the files its links found (the adapter checks them), and the count
+    taken from the cache. A question added to a topic adds a page to the site; before, the
+    key held every file of the site, and that made every page's Markdown again."""
 
     def __init__(self, store: Store, build: str) -> None:
         self.store = store
@@ -250,7 +255,7 @@ class ConvertedPages:
         if kept is None:
             return None
         try:
-            content, toc, title, anchors, links = kept
+            content, toc, title, anchors, links, lookups = kept
             ok = (
                 isinstance(content, str)
                 and isinstance(toc, list)
@@ -259,14 +264,14 @@ class ConvertedPages:
                 and all(isinstance(a, str) for a in anchors)
                 and _toc(toc)
                 and (links is None or _links(links))
+                and _lookups(lookups)
             )
         except (ValueError, TypeError):
             ok = False
         if not ok:
             self.store.note(f"qbank: cache entry {name} is not a converted page's; made again")
             return None
-        self.kept += 1
-        return Converted(content, toc, title, anchors, links)
+        return Converted(content, toc, title, anchors, links, lookups)
 
     def put(self, name: str, converted: Converted) -> None:
         """Keep ``converted`` under ``name`` (JSON)."""
@@ -276,6 +281,7 @@ class ConvertedPages:
             converted.title,
             converted.anchors,
             converted.links,
+            converted.lookups,
         ]
         self.store.put(CONVERTED, name, data)
 
@@ -290,6 +296,23 @@ def _toc(items: Any) -> bool:
         and isinstance(item[3], bool)
         and _toc(item[4])
         for item in items
+    )
+
+
+def _lookups(lookups: Any) -> bool:
+    return isinstance(lookups, list) and all(
+        isinstance(item, list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and (
+            item[1] is None
+            or (
+                isinstance(item[1], list)
+                and len(item[1]) == 4
+                and all(isinstance(part, str) for part in item[1])
+            )
+        )
+        for item in lookups
     )
 
 

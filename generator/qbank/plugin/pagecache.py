@@ -412,8 +412,7 @@ class KeptMarkdown:
             )
         except Unreadable:
             return
-        every = [[f.src_uri, f.dest_uri, f.url, f.inclusion.name] for f in files]
-        self.cache = ConvertedPages(store, digest([settings, every]))
+        self.cache = ConvertedPages(store, digest(settings))
 
     def convert(self, page: Page) -> None:
         """Give ``page`` (one of qbank's, its Markdown final) its own ``render``."""
@@ -425,18 +424,22 @@ class KeptMarkdown:
 
         def render(config: MkDocsConfig, files: Files) -> None:
             del page.render  # (the instance's own: the class's again)
-            if kept is not None:
+            if kept is not None and all(
+                _identity(files.get_file_from_path(path)) == found for path, found in kept.lookups
+            ):
+                cache.kept += 1
                 _restore(page, kept, files)
                 return
             heard = _Heard()
             logger = logging.getLogger("mkdocs")
             logger.addHandler(heard)
+            looked = _Looked(files)
             try:
-                page.render(config, files)
+                page.render(config, looked)  # type: ignore[arg-type]
             finally:
                 logger.removeHandler(heard)
-            if not heard.records:
-                cache.put(name, _converted(page))
+            if not heard.records and looked.only_paths:
+                cache.put(name, _converted(page, looked.found))
 
         page.render = render  # type: ignore[method-assign]
 
@@ -444,6 +447,45 @@ class KeptMarkdown:
         """How many pages' Markdown came from the cache (for the "pages built" line)."""
         cache, self.cache = self.cache, None
         return "" if cache is None or not cache.kept else f", Markdown of {cache.kept} kept"
+
+
+def _identity(file: File | None) -> list[str] | None:
+    """What a link found in a file: where it is and what it is published as."""
+    if file is None:
+        return None
+    return [file.src_uri, file.dest_uri, file.url, file.inclusion.name]
+
+
+class _Looked:
+    """The site's files as a page's conversion sees them: every file its links look up by
+    path is noted (``found``); anything else it reads of them (``only_paths`` False) makes
+    its conversion depend on more than that, and it is not kept."""
+
+    def __init__(self, files: Files) -> None:
+        self._files = files
+        self.found: dict[str, list[str] | None] = {}
+        self.only_paths = True
+
+    def get_file_from_path(self, path: str) -> File | None:
+        file = self._files.get_file_from_path(path)
+        self.found[path] = _identity(file)
+        return file
+
+    def __getattr__(self, name: str) -> Any:
+        self.only_paths = False
+        return getattr(self._files, name)
+
+    def __iter__(self) -> Any:
+        self.only_paths = False
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        self.only_paths = False
+        return len(self._files)
+
+    def __contains__(self, item: Any) -> bool:
+        self.only_paths = False
+        return item in self._files
 
 
 class _Heard(logging.Handler):
@@ -474,7 +516,7 @@ def _anchors(items: list[Any]) -> list[AnchorLink]:
     return out
 
 
-def _converted(page: Page) -> Converted:
+def _converted(page: Page, found: dict[str, list[str] | None]) -> Converted:
     links = page.links_to_anchors
     return Converted(
         page.content or "",
@@ -482,6 +524,7 @@ def _converted(page: Page) -> Converted:
         page._title_from_render,
         sorted(page.present_anchor_ids or ()),
         None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
+        [[path, file] for path, file in sorted(found.items())],
     )
 
 
