@@ -287,6 +287,23 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
     log = build(project, content)
     markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
     assert sum(map(int, markdown_kept)) == rendered
+    # a question added to a topic (one a page: a page added) renumbers the runs of
+    # questions of the pages after it, and no more: only pages whose HTML changes have
+    # their Markdown converted again
+    one_a_page = {"qbank": {"page_size": 1}}
+    build(project, content, **one_a_page)
+    for folder in ("backend/indexing", "ml-engineer/throughput"):
+        added = yaml.safe_load(source.read_text("utf-8"))
+        added["id"] = f"01a05d13-8d21-739a-baa2-7dab67be49{len(folder):02d}"
+        added["prompt"] = {loc: f"Added: {text}" for loc, text in added["prompt"].items()}
+        (content / folder / "added.yaml").write_text(
+            yaml.safe_dump(added, allow_unicode=True, sort_keys=False), "utf-8"
+        )
+        log = build(project, content, **one_a_page)
+        kept, again = kept_and_rendered(log)
+        markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
+        converted = kept + again - sum(map(int, markdown_kept))
+        assert 1 <= converted <= again < (kept + again) // 2, log
     # a plugin qbank does not know of turns the page cache off, and says so
     hook = project / "hook.py"
     hook.write_text("def on_post_page(output, page, config):\n    return output\n")

@@ -22,7 +22,9 @@ https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs/commands/build.py#L177-L230
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,7 @@ from qbank.live.pagecache import (
 from qbank.live.store import Store, versions_of
 from qbank.plugin import report
 from qbank.site import strings
+from qbank.site.render import PLACEHOLDER, PLACEHOLDER_NUMBER
 
 TEMPLATE = "qbank-kept-page.html"
 SLOT = "qbank_page"  # the context key the template writes
@@ -419,16 +422,27 @@ class KeptMarkdown:
         cache = self.cache
         if cache is None or page.markdown is None:
             return
-        name = cache.key([page.file.src_uri, page.file.dest_uri, page.url], page.markdown)
+        # A page's placeholders are numbered across the locale's pages (one question added
+        # renumbers every later page's): kept as numbered in the page, in order, from 0.
+        numbers = PLACEHOLDER_NUMBER.findall(page.markdown)
+        ordinals = [str(n) for n in range(len(numbers))]
+        markdown = (_renumbered(page.markdown, ordinals) if numbers else None) or page.markdown
+        name = cache.key([page.file.src_uri, page.file.dest_uri, page.url], markdown)
         kept = cache.get(name)
 
         def render(config: MkDocsConfig, files: Files) -> None:
             del page.render  # (the instance's own: the class's again)
-            if kept is not None and all(
-                _identity(files.get_file_from_path(path)) == found for path, found in kept.lookups
+            content = None if kept is None else _renumbered(kept.content, numbers)
+            if (
+                kept is not None
+                and content is not None
+                and all(
+                    _identity(files.get_file_from_path(path)) == found
+                    for path, found in kept.lookups
+                )
             ):
                 cache.kept += 1
-                _restore(page, kept, files)
+                _restore(page, replace(kept, content=content), files)
                 return
             heard = _Heard()
             logger = logging.getLogger("mkdocs")
@@ -438,8 +452,12 @@ class KeptMarkdown:
                 page.render(config, looked)  # type: ignore[arg-type]
             finally:
                 logger.removeHandler(heard)
+            shown = page.content or ""
+            if PLACEHOLDER_NUMBER.findall(shown) != numbers:
+                return  # (not every placeholder a paragraph of its own, as in the page)
             if not heard.records and looked.only_paths:
-                cache.put(name, _converted(page, looked.found))
+                converted = _converted(page, looked.found)
+                cache.put(name, replace(converted, content=_renumbered(shown, ordinals) or ""))
 
         page.render = render  # type: ignore[method-assign]
 
@@ -447,6 +465,20 @@ class KeptMarkdown:
         """How many pages' Markdown came from the cache (for the "pages built" line)."""
         cache, self.cache = self.cache, None
         return "" if cache is None or not cache.kept else f", Markdown of {cache.kept} kept"
+
+
+def _renumbered(text: str, numbers: list[str]) -> str | None:
+    """``text`` with its placeholders numbered ``numbers`` in order; None when it does not
+    hold as many placeholders as that."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return PLACEHOLDER.format(numbers[count - 1]) if count <= len(numbers) else ""
+
+    renumbered = PLACEHOLDER_NUMBER.sub(number, text)
+    return renumbered if count == len(numbers) else None
 
 
 def _identity(file: File | None) -> list[str] | None:
