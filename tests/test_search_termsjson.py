@@ -16,7 +16,9 @@ from support.examples import examples
 from qbank.search.termsjson import json_string, number_bytes, objects, postings_object
 
 NAMES = st.text(st.sampled_from('ab"\\\n\x1f\u4e2d\u00e9\uffff/'), min_size=1, max_size=5)
-LISTS = st.lists(st.sampled_from([0, 1, 9, 10, 99, 100, 12345, 2**31 - 1, 10**15]), min_size=1)
+LISTS = st.lists(
+    st.sampled_from([0, 1, 9, 10, 99, 100, 12345, 2**31 - 1, 2**32 - 1, 2**32, 10**15]), min_size=1
+)
 OBJECTS = st.lists(st.dictionaries(NAMES, LISTS, max_size=5), max_size=6)
 
 

@@ -18,25 +18,37 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+_PAIRS = np.frombuffer("".join(f"{n:02d}" for n in range(100)).encode(), np.uint8).reshape(100, 2)
+"""The two digits of each number below 100 (``"00"`` to ``"99"``)."""
+
 
 def number_bytes(values: npt.NDArray[np.integer[Any]]) -> tuple[npt.NDArray[np.uint8], Any]:
     """``values`` (non-negative integers) as ASCII, each followed by a comma (``b"3,14,"``),
-    and where each one's comma ends (``[2, 5]``, int64)."""
+    and where each one's comma ends (``[2, 5]``, int64). Written two digits a pass from the
+    right, each pass over the values that have digits left (most postings have one or two:
+    a pass over a table as wide as the longest value cost 2.5 times as much), in 32 bits
+    where the values fit."""
+    if len(values) and values.max() < 2**32:
+        values = values.astype(np.uint32)
     digits = np.ones(len(values), np.int64)
     for power in range(1, 19):
         longer = values >= 10**power
         if not longer.any():
             break
         digits += longer
-    width = int(digits.max()) if len(values) else 1
-    table = np.empty((len(values), width + 1), np.uint8)  # a row a value, right-aligned
-    table[:, width] = ord(",")
-    rest = values
-    for column in range(width - 1, -1, -1):
-        table[:, column] = ord("0") + rest % 10
-        rest = rest // 10
-    used = np.arange(width + 1) >= (width - digits)[:, None]
-    return table[used], np.cumsum(digits + 1)
+    ends = np.cumsum(digits + 1)
+    out = np.empty(int(ends[-1]) if len(values) else 0, np.uint8)
+    out[ends - 1] = ord(",")
+    at, rest, left = ends - 2, values, digits  # (each value's last digit not yet written)
+    while len(rest):
+        low = rest % 100
+        out[at] = _PAIRS[low, 1]
+        two = left >= 2
+        out[at[two] - 1] = _PAIRS[low[two], 0]
+        rest, left = rest // 100, left - 2
+        more = left > 0
+        at, rest, left = at[more] - 2, rest[more], left[more]
+    return out, ends
 
 
 def json_string(text: str) -> bytes:
