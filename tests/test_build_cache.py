@@ -414,14 +414,39 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(len(kept_html))]
     Store(warm / CACHE).put("markup", markup.stem, planted)
     build(warm, content)
+    # (the prompt's first paragraph is in its heading, which the headings entry keeps)
     assert any(
-        "kept-0-from-the-cache" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
+        "kept-1-from-the-cache" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
     )
     Store(warm / CACHE).put("markup", markup.stem, planted[1:])
     build(warm, content)
     same_sites(warm, cold)
     made = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
     assert made == kept_html
+    # a topic's headings: the kept ones are what the page shows; an entry of the wrong
+    # shape (a number that is not one) is made again
+    headings = entries(warm, "headings")[0]
+    kept_headings = store._parse(headings.read_bytes(), "headings", headings.stem)[0]
+    assert kept_headings
+    planted_headings = [
+        [
+            number,
+            f"Planted {number}",
+            f"Planted <code>{number}</code>",
+            f"Planted `{number}`",
+            whole,
+        ]
+        for number, _text, _html, _md, whole in kept_headings
+    ]
+    Store(warm / CACHE).put("headings", headings.stem, planted_headings)
+    build(warm, content)
+    assert any(
+        "Planted <code>1</code>" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
+    )
+    Store(warm / CACHE).put("headings", headings.stem, [["1", *kept_headings[0][1:]]])
+    build(warm, content)
+    same_sites(warm, cold)
+    assert store._parse(headings.read_bytes(), "headings", headings.stem)[0] == kept_headings
     # a page's converted Markdown: the kept conversion is what the page shows; one not of
     # its shape is reported and made again
     converted = entries(warm, "markdown")[0]
@@ -598,7 +623,7 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     count = len(store._parse(markup.read_bytes(), "markup", markup.stem)[0])
     planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(count)]
     Store(tmp_path / CACHE).put("markup", markup.stem, planted)
-    _log, shown = serve_first_build(tmp_path, "planted", port, find="kept-0-from-the-cache")
+    _log, shown = serve_first_build(tmp_path, "planted", port, find="kept-1-from-the-cache")
     assert shown
     markup.unlink()
     config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text("utf-8"))

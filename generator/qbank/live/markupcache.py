@@ -27,7 +27,8 @@ from qbank.bank.markup import to_html
 from qbank.live.store import Store, key, versions_of
 
 KIND = "markup"
-_LIBRARIES = ("markdown", "pymdown-extensions", "pygments", "nh3", "latex2mathml")
+LIBRARIES = ("markdown", "pymdown-extensions", "pygments", "nh3", "latex2mathml")
+"""The libraries that convert a question text (their versions are part of the keys)."""
 
 
 def texts(entry: Entry, locale: str) -> Iterator[str]:
@@ -47,7 +48,7 @@ def stored_markup(store: Store, bank: Bank, locale: str) -> dict[str, str] | Non
     store (the renderer converts as it goes)."""
     if not store.enabled:
         return None
-    versions = versions_of(*_LIBRARIES)
+    versions = versions_of(*LIBRARIES)
     known: dict[str, str] = {}
     here = (entry for entry in bank.entries if locale in entry.locales)
     for _topic, group in groupby(here, key=lambda e: (e.field, e.specialization, e.topic)):

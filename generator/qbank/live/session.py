@@ -29,6 +29,7 @@ from qbank.bank.model import TEXT_FIELDS, Catalog
 from qbank.bank.progress import Report, no_progress
 from qbank.bank.staleness import is_stale
 from qbank.live import background
+from qbank.live.headingcache import stored_headings
 from qbank.live.markupcache import stored_markup
 from qbank.live.reload import BankCache
 from qbank.live.store import Store
@@ -139,12 +140,13 @@ class SiteSession:
             update = update_site(before, self.site, bank, options, self.bodies)
         if update is None or before is None:
             self.docs = SearchDocs()  # (a new catalog renames the topics the documents show)
-            known = None
+            known, headed = None, None
             if store is not None and store.enabled:
-                known = {}
+                known, headed = {}, stored_headings(store)
                 for locale in options.locales or bank.catalog.locales:
                     known.update(stored_markup(store, bank, locale) or {})
-            return Rendered(render_site(bank, options, self.bodies, None, known), None)
+            site = render_site(bank, options, self.bodies, None, known, headed)
+            return Rendered(site, None)
         return Rendered(update.site, update.fields, locales_changed(before, bank))
 
     def published(self, bank: Bank, site: RenderedSite, options: RenderOptions) -> None:

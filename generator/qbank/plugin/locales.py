@@ -33,6 +33,7 @@ from mkdocs.exceptions import PluginError
 
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
+from qbank.live.headingcache import stored_headings
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_counts
@@ -91,13 +92,14 @@ def render_locale(
     bank: Bank, options: RenderOptions, locale: str, store: Store | None = None
 ) -> RenderedSite:
     """``locale``'s pages alone, its practice and JSON API files deferred (written after its
-    build, one at a time); the match counts and question HTML of unchanged topics from
-    ``store``."""
+    build, one at a time); the match counts, question HTML and headings of unchanged
+    topics from ``store``."""
     started = time.monotonic()
     options = dataclasses.replace(options, locales=(locale,), defer_files=True)
     store = store or Store(None)
     known = stored_markup(store, bank, locale)
-    site = render_site(bank, options, None, stored_counts(store, bank), known)
+    counts, headed = stored_counts(store, bank), stored_headings(store)
+    site = render_site(bank, options, None, counts, known, headed)
     phase(started, "%s: pages rendered", locale)
     return site
 

@@ -157,6 +157,12 @@ def _told_apart(group: Sequence[Entry], locale: str) -> dict[str, Segments]:
     return out
 
 
+TopicHeadings = Callable[[str, list[Entry], Callable[[], dict[str, Heading]]], dict[str, Heading]]
+"""How the renderer gets a topic's headings: ``(locale, the topic page's entries in order,
+make)`` → the headings by question id; without one it calls ``make()``
+(``qbank.live.headingcache`` keeps them)."""
+
+
 def topic_headings(
     entries: Sequence[Entry],
     locale: str,

@@ -46,7 +46,13 @@ from qbank.bank.safety import local_images, url_problem
 from qbank.bank.staleness import is_stale, source_locale
 from qbank.site import practice
 from qbank.site.bankdata import bank_json, question_json
-from qbank.site.headings import Heading, first_block, topic_headings, without_first_paragraph
+from qbank.site.headings import (
+    Heading,
+    TopicHeadings,
+    first_block,
+    topic_headings,
+    without_first_paragraph,
+)
 from qbank.site.match import TopicCounts, match_file, match_path
 from qbank.site.parts import (
     DEFAULT_PAGE_SIZE,
@@ -322,6 +328,7 @@ class _Renderer:
         cache: BodyCache | None = None,
         counts: TopicCounts | None = None,
         known: Mapping[str, str] | None = None,
+        headed: TopicHeadings | None = None,
     ) -> None:
         self.bank = bank
         self.options = options
@@ -346,6 +353,7 @@ class _Renderer:
         # ``qbank.live.markupcache``), read only
         self._known: Mapping[str, str] = known or {}
         self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
+        self._headed = headed  # (the persistent cache's, ``qbank.live.headingcache``)
         self._check_reserved()
 
     def _check_reserved(self) -> None:
@@ -478,19 +486,11 @@ class _Renderer:
             ]
         if not entries:
             return []
+        headings = [self.heading_of(e, locale) for e in entries]
         site.blocks.append(
             tuple(
-                Slot(
-                    level,
-                    f"h-{e.id}",
-                    self.heading_of(e, locale).text,
-                    e,
-                    locale,
-                    self.question_html,
-                    self.heading_of(e, locale).html,
-                    self.heading_of(e, locale).markdown,
-                )
-                for e in entries
+                Slot(level, f"h-{e.id}", h.text, e, locale, self.question_html, h.html, h.markdown)
+                for e, h in zip(entries, headings, strict=True)
             )
         )
         return [("", PLACEHOLDER.format(len(site.blocks) - 1))]
@@ -501,9 +501,11 @@ class _Renderer:
         found = self._headings.get(key)
         if found is None:
             here = [e for e in self.bank.by_topic[entry.field, entry.topic] if locale in e.locales]
-            found = self._headings[key] = topic_headings(
-                here, locale, lambda md: first_block(self.html(md, "")), md_escape
+            make = partial(
+                topic_headings, here, locale, lambda md: first_block(self.html(md, "")), md_escape
             )
+            found = self._headed(locale, here, make) if self._headed else make()
+            self._headings[key] = found
         return found[entry.id]
 
     def heading(self, entry: Entry, locale: str, level: int = 2) -> str:
@@ -1238,12 +1240,14 @@ def render_site(
     cache: BodyCache | None = None,
     counts: TopicCounts | None = None,
     known: Mapping[str, str] | None = None,
+    headed: TopicHeadings | None = None,
 ) -> RenderedSite:
     """Every page and static file of the site for ``bank`` (see the module docstring).
 
     ``cache`` (kept across ``mkdocs serve`` rebuilds) reuses the HTML of unchanged questions
     and the match counts of unchanged topics; without it ``counts`` (the persistent cache's,
     ``qbank.live.matchcache``) gives the match counts. ``known``: texts with their
-    ``to_html`` made before (the persistent cache's, ``qbank.live.markupcache``).
+    ``to_html`` made before (the persistent cache's, ``qbank.live.markupcache``); ``headed``
+    gives each topic's headings (the persistent cache's, ``qbank.live.headingcache``).
     """
-    return _Renderer(bank, options or RenderOptions(), cache, counts, known).render()
+    return _Renderer(bank, options or RenderOptions(), cache, counts, known, headed).render()

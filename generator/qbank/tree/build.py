@@ -42,6 +42,7 @@ from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError, Problem, display_path
 from qbank.bank.progress import Report, no_progress
 from qbank.live.checkcache import StoredChecks
+from qbank.live.headingcache import stored_headings
 from qbank.live.index import LiveIndex
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
@@ -592,17 +593,17 @@ def _by_locale(
     bank: Bank, options: RenderOptions, progress: Report, store: Store
 ) -> Iterator[RenderedSite]:
     """Each locale's site alone, rendered when asked for (``tree_files`` lets the one before
-    go first), the match counts and question HTML of unchanged topics from ``store``
+    go first), the match counts, question HTML and headings of unchanged topics from ``store``
     (``qbank.live.markupcache``, made for a locale as it is rendered). No body is kept: a
     question's HTML is made for each page that shows it, its texts' conversions kept by
     ``qbank.bank.markup`` (keeping the bodies would save little CPU for much more memory at
     the peak)."""
     locales = bank.catalog.locales
-    counts = stored_counts(store, bank)
+    counts, headed = stored_counts(store, bank), stored_headings(store)
     for done, locale in enumerate(locales):
         progress(f"writing {locale}", done, len(locales))
         known = stored_markup(store, bank, locale)
         yield render_site(
-            bank, dataclasses.replace(options, locales=(locale,)), None, counts, known
+            bank, dataclasses.replace(options, locales=(locale,)), None, counts, known, headed
         )
     progress("writing", len(locales), len(locales))
