@@ -555,11 +555,10 @@ class _Renderer:
         return site
 
     def images(self, site: RenderedSite, entry: Entry) -> None:
-        folder = (self.bank.root / entry.file).parent
         for texts in question_texts(entry):
             for text in texts.values():
-                for image in local_images(text):
-                    source = folder / image
+                for image in local_images(text):  # (most texts have none: no path made)
+                    source = (self.bank.root / entry.file).parent / image
                     if source.is_file():
                         target = f"{IMAGES}/{entry.field}/{entry.topic}/{image}"
                         site.files[target] = source.read_bytes()
