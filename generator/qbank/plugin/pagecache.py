@@ -424,9 +424,7 @@ class KeptMarkdown:
             return
         # A page's placeholders are numbered across the locale's pages (one question added
         # renumbers every later page's): kept as numbered in the page, in order, from 0.
-        numbers = PLACEHOLDER_NUMBER.findall(page.markdown)
-        ordinals = [str(n) for n in range(len(numbers))]
-        markdown = (_renumbered(page.markdown, ordinals) if numbers else None) or page.markdown
+        markdown, numbers = _runs_from_zero(page.markdown)
         name = cache.key([page.file.src_uri, page.file.dest_uri, page.url], markdown)
         kept = cache.get(name)
 
@@ -452,12 +450,11 @@ class KeptMarkdown:
                 page.render(config, looked)  # type: ignore[arg-type]
             finally:
                 logger.removeHandler(heard)
-            shown = page.content or ""
-            if PLACEHOLDER_NUMBER.findall(shown) != numbers:
+            content, shown = _runs_from_zero(page.content or "")
+            if shown != numbers:
                 return  # (not every placeholder a paragraph of its own, as in the page)
             if not heard.records and looked.only_paths:
-                converted = _converted(page, looked.found)
-                cache.put(name, replace(converted, content=_renumbered(shown, ordinals) or ""))
+                cache.put(name, replace(_converted(page, looked.found), content=content))
 
         page.render = render  # type: ignore[method-assign]
 
@@ -465,6 +462,17 @@ class KeptMarkdown:
         """How many pages' Markdown came from the cache (for the "pages built" line)."""
         cache, self.cache = self.cache, None
         return "" if cache is None or not cache.kept else f", Markdown of {cache.kept} kept"
+
+
+def _runs_from_zero(text: str) -> tuple[str, list[str]]:
+    """``text`` with its placeholders numbered from 0 in order, and the numbers they had."""
+    numbers: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        numbers.append(match.group(1))
+        return PLACEHOLDER.format(len(numbers) - 1)
+
+    return PLACEHOLDER_NUMBER.sub(number, text), numbers
 
 
 def _renumbered(text: str, numbers: list[str]) -> str | None:
