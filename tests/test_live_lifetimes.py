@@ -1,6 +1,7 @@
 """The live path's lifetimes (issue 29): background holds pair up however they nest, no
 process is forked while another thread runs, a forked child that fails prints its
-traceback, and a cache shared between threads has one writer."""
+traceback, the loading process sends its near-duplicate warnings after the bank, and a cache
+shared between threads has one writer."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from sitebuild import write_small_bank
@@ -135,7 +137,7 @@ def test_a_failed_load_in_its_process_prints_its_traceback(
         pytest.skip("no os.fork")
     content = write_small_bank(tmp_path / "content")
 
-    def broken(root: Path, *_: object) -> None:
+    def broken(root: Path, *_: object, **__: object) -> None:
         raise RuntimeError("boom in the load")
 
     monkeypatch.setattr(loading, "load_bank", broken)
@@ -145,6 +147,35 @@ def test_a_failed_load_in_its_process_prints_its_traceback(
     assert "Traceback (most recent call last)" in err
     assert "RuntimeError: boom in the load" in err
     assert "traceback" in str(raised.value)
+
+
+@pytest.mark.parametrize("idle", [False, True], ids=["compared-first", "compared-after"])
+def test_the_loading_process_sends_the_near_duplicate_warnings_after_the_bank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, idle: bool
+) -> None:
+    """The loading process of ``mkdocs build`` sends the bank, then the near-duplicate
+    warnings: compared before the bank is sent on 2 cores, after it where a core would be
+    idle (``idle_core``). Either way they are the warnings of a load in one process."""
+    from qbank.plugin import loading
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no os.fork")
+    content = write_small_bank(tmp_path / "content")
+    question = yaml.safe_load((content / "ml-engineer/numerics/loss-scaling.yaml").read_text())
+    words = " ".join(f"word{i}" for i in range(30))
+    for n, extra in enumerate(("", " more")):  # two prompts alike but for one word
+        near = dict(question, id=f"01a05d13-8d21-739a-baa2-7dab67be40f{n}")
+        near["prompt"] = {"en": f"Why {words}{extra}?", "tr": f"Neden {words}{extra}?"}
+        (content / f"ml-engineer/numerics/near-{n}.yaml").write_text(yaml.safe_dump(near))
+    monkeypatch.setattr(loading, "idle_core", lambda locales: idle)
+    expected = [p for p in load_bank(content).warnings if "nearly the same" in p.message]
+    assert expected, "the bank has no near-duplicate warning to send"
+    bank, loaded = loading.load_compact(content)
+    assert loaded.pid is not None, "the bank was not loaded in its own process"
+    assert not [p for p in bank.warnings if "nearly the same" in p.message]
+    assert loaded.warnings() == expected
+    assert loaded.pid is None  # (the process has ended)
+    assert loaded.warnings() == []
 
 
 def test_a_body_cache_is_written_only_by_the_thread_that_renders(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ from qbank.bank.catalog import (
     default_locale,
     read_catalog,
 )
-from qbank.bank.crossfile import FoundBank, check_cross_file
+from qbank.bank.crossfile import FoundBank, LaterLookalikes, check_cross_file
 from qbank.bank.listing import QuestionFile, question_files
 from qbank.bank.loaded import Bank, Entry
 from qbank.bank.model import Catalog
@@ -52,28 +52,42 @@ class Kept(Protocol):
         ...
 
 
-def load_bank(root: Path, cache: Kept | None = None, progress: Report = no_progress) -> Bank:
+def load_bank(
+    root: Path,
+    cache: Kept | None = None,
+    progress: Report = no_progress,
+    lookalikes: LaterLookalikes | None = None,
+) -> Bank:
     """Load and check the bank at ``root``; raise ``ContentError`` listing every error.
 
     With ``cache`` (kept across ``mkdocs serve`` rebuilds), unchanged question files are not
     read again and what was computed over the whole bank is updated, not computed again;
-    the result is the same as without it.
+    the result is the same as without it. With ``lookalikes``, the near-duplicate warnings
+    of a bank without errors are not in the bank's: ``lookalikes.problems()`` gives them.
     """
-    bank, problems = check_bank(root, cache, progress)
+    bank, problems = check_bank(root, cache, progress, lookalikes)
     if bank is None or errors_in(problems):
         raise ContentError(problems)
     return bank
 
 
 def check_bank(
-    root: Path, cache: Kept | None = None, progress: Report = no_progress
+    root: Path,
+    cache: Kept | None = None,
+    progress: Report = no_progress,
+    lookalikes: LaterLookalikes | None = None,
 ) -> tuple[Bank | None, list[Problem]]:
-    """Load the bank and return it (None when it has errors) with every problem found."""
+    """Load the bank and return it (None when it has errors) with every problem found (with
+    ``lookalikes``, a bank's near-duplicate warnings only when it has errors)."""
     root = Path(root)
     loading = Loading() if cache is None else cache.loading()
+    loading.lookalikes = lookalikes
     with gc_paused():
         catalog, checked, problems = _check_all(root, loading, progress, keep_entries=True)
         if catalog is None or errors_in(problems):
+            if lookalikes is not None:
+                with SecondProcess() as helper:
+                    problems += lookalikes.problems(helper)
             return None, problems
         entries: list[Entry] = list(filter(None, map(_ENTRY, checked)))
         entries = loading.order(catalog, entries)
@@ -92,6 +106,8 @@ def validate_bank(root: Path, progress: Report = no_progress) -> tuple[int, list
 class Loading:
     """How a load gets through each stage: here from scratch. ``qbank.live`` has
     the same stages reuse what the previous load under ``mkdocs serve`` computed."""
+
+    lookalikes: LaterLookalikes | None = None  # where the near-duplicate comparison waits
 
     def catalog(self, root: Path) -> tuple[Document, Catalog | None]:
         """``catalog.yaml``, read and checked."""
@@ -115,7 +131,7 @@ class Loading:
 
     def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
         """The problems between files (``crossfile``)."""
-        return check_cross_file(bank, helper)
+        return check_cross_file(bank, helper, self.lookalikes)
 
     def order(self, catalog: Catalog, entries: list[Entry]) -> list[Entry]:
         """The entries in display order (``display_key``)."""

@@ -44,8 +44,11 @@ class SecondProcess:
     checks or the near-duplicate join of a large bank) and shared by the later ones; where
     forking is not possible, everything runs in this process."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, enabled: bool = True) -> None:
+        """``enabled=False``: everything runs in this process (work that runs while other
+        processes keep the cores busy)."""
         self.pool: ProcessPoolExecutor | None = None
+        self.enabled = enabled
 
     def __enter__(self) -> SecondProcess:
         return self
@@ -58,7 +61,7 @@ class SecondProcess:
     def start(self) -> ProcessPoolExecutor | None:
         """The helper's pool (None where forking is not possible). A new pool forks the
         helper at its first task, which then inherits this process's module globals."""
-        if self.pool is None and _can_fork():
+        if self.pool is None and self.enabled and _can_fork():
             import multiprocessing  # here: a small bank never needs either module
             from concurrent.futures import ProcessPoolExecutor
 

@@ -43,7 +43,7 @@ from qbank.plugin.config import (
     render_options,
     topic_url,
 )
-from qbank.plugin.loading import load_compact
+from qbank.plugin.loading import Loaded, load_compact
 from qbank.plugin.locales import (
     Handoff,
     LocaleBuilds,
@@ -91,6 +91,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         # Set with the bank in on_config; until then a topic's first page.
         self.topic_url: TopicUrl = lambda locale, e: f"/{locale}/{e.field}/{e.topic}/"
         self.locales = LocaleBuilds()
+        self.loaded = Loaded()  # ``mkdocs build``: the loading process, comparing prompts
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.store = Store(None)  # the persistent cache (``mkdocs build``; set by on_config)
         self.pages = KeptPages()  # the page cache of the build running now (``on_env``)
@@ -205,7 +206,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 bank = self.serve.load(content_root, self.store)
             else:
                 kept = StoredChecks(self.store) if self.store.enabled else None
-                bank = load_compact(content_root, kept)
+                bank, self.loaded = load_compact(content_root, kept)
         except ContentError as error:
             report.problems(error.problems, fatal=True)
             if self.serve is not None and self.serve.last_good(error) is not None:
@@ -383,6 +384,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     if serve is None or early
                     else {}
                 )
+                report.problems(self.loaded.warnings(), fatal=False)  # (their comparison
+                # ran while this process built: ``loading.py``)
                 failed = self.locales.collect(
                     site_dir,
                     bank.catalog.locales[1:],
@@ -452,6 +455,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_build_error(self, *, error: Exception) -> None:
         """Drop the staging folder: the previous site stays exactly as it was."""
         self.locales.stop()
+        self.loaded.stop()
         if self.staged is not None:
             self.staged.discard()
             self.staged = None
