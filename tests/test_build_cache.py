@@ -328,9 +328,9 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     # the search index: one entry per locale
     index = set(entries(project, "index"))
     assert len(index) == len({locale for locale, _folder in topics(content)})
-    # the match's topic counts: one entry per topic and locale too
-    match = set(entries(project, "match"))
-    assert len(match) == len(topics(content))
+    # the match's topic counts: one entry per locale too
+    match = {p: p.read_bytes() for p in entries(project, "match")}
+    assert len(match) == len({locale for locale, _folder in topics(content)})
     # the question texts' HTML: one entry per topic and locale too
     markup = set(entries(project, "markup"))
     assert len(markup) == len(topics(content))
@@ -339,18 +339,17 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     assert set(entries(project, "checked")) == set(first_entries)  # none written again
     assert checked_files(project) == first
     assert set(entries(project, "index")) == index  # (written again, the same names)
-    assert set(entries(project, "match")) == match
+    assert {p: p.read_bytes() for p in entries(project, "match")} == match  # (not rewritten)
     (content / "backend/indexing/covering-index.yaml").unlink()
     aged(project)
     build(project, content)
     assert len(checked_files(project)) == len(first) - 1  # the removed file's dropped
     assert set(entries(project, "checked")) == set(first_entries)  # (its topic's rewritten)
-    # the match counts of the removed file's topic made again (and the old ones pruned), in
-    # each of its locales; those of the other topics kept
-    again = set(entries(project, "match"))
-    counted = again
-    assert len(counted) == len(topics(content))
-    assert 0 < len(counted - match) <= 3
+    # the match counts of the removed file's topic made again, in each of its locales (the
+    # entries of those locales written again); those of the other topics kept
+    again = {p: p.read_bytes() for p in entries(project, "match")}
+    assert set(again) == set(match)
+    assert 0 < sum(again[p] != match[p] for p in match) <= 3
     converted = set(entries(project, "markup"))
     assert len(converted) == len(topics(content))
     assert 0 < len(converted - markup) <= 3
@@ -358,7 +357,7 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     build(project, content, version="9.9.9")
     assert len(checked_files(project)) == len(first) - 1  # all made again, old pruned
     assert not checked_files(project) & first
-    assert not set(entries(project)) & (set(first_entries) | again)
+    assert not set(entries(project)) & (set(first_entries) | set(again))
 
 
 def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
@@ -396,15 +395,18 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
         log = build(warm, content)
         assert f"cache entry index/{index.stem} is not a search index's; made again" in log
         same_sites(warm, cold)
-    # and one of a topic's match counts
+    # and a locale's match counts: an entry whose numbers are not those of its terms (here
+    # it has none) is made again
     counts = entries(warm, "match")[0]
-    Store(warm / CACHE).put("match", counts.stem, [["term"], ["many"]])
-    build(warm, content)
+    payload = store._parse(counts.read_bytes(), "match", counts.stem, raw=True)[0]
+    head, rest = payload.split(b"\n", 1)
+    assert json.loads(head)["terms"]
+    planted_terms = json.dumps(dict(json.loads(head), terms=[])).encode() + b"\n" + rest
+    Store(warm / CACHE).put_bytes("match", counts.stem, planted_terms)
+    log = build(warm, content)
+    assert f"cache entry match/{counts.stem} is not a match's; made again" in log
     same_sites(warm, cold)
-    terms, weights = store._parse(counts.read_bytes(), "match", counts.stem)[0]
-    assert terms
-    assert len(terms) == len(weights)
-    assert all(isinstance(n, float) for n in weights)
+    assert store._parse(counts.read_bytes(), "match", counts.stem, raw=True)[0] == payload
     # a topic's question HTML: the kept HTML is what the page shows; an entry of the wrong
     # shape (one text too few) is made again
     markup = entries(warm, "markup")[0]
@@ -546,7 +548,7 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     assert len(kept) == len(QUESTIONS) - 1
     locales = {locale for locale, _folder in topics(content)}
     assert len(entries(tmp_path, "index")) == len(locales)
-    assert len(entries(tmp_path, "match")) == len(topics(content))
+    assert len(entries(tmp_path, "match")) == len(locales)
     assert len(entries(tmp_path, "markup")) == len(topics(content))
     rng = random.Random(3)
     for n, edit in enumerate((add, move, translate, rename)):

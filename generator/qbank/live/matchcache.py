@@ -1,63 +1,145 @@
 """The job-description match's topic counts (``qbank.site.match``) taken from the persistent
 cache (``qbank.live.store``) where the topic's questions did not change: counting a topic's
-terms (every word of its questions stemmed) is most of what the match file costs.
+terms (every word of its questions stemmed) is most of what the match file costs, and
+numbering every topic's terms again most of the rest.
 
-One entry holds one topic's weighted term counts in one locale, keyed by what they are
-counted from: the locale, the topic's place and its and its specialization's names in that
-locale, and each of its questions' file bytes (the digest) and place, with qbank's version
-(``store.key``). An entry that has not the counts' shape is not used (as a corrupted one):
-the counts are made again, the same as without the cache.
+One entry a locale holds every topic's weighted term counts as ``match.Terms`` numbers
+them (a JSON line: the terms, and each topic's key and size; then the numbers and counts as
+arrays). A topic's counts are used only under its key, made from what they are counted
+from: the locale, the topic's place and its and its specialization's names in that locale,
+and each of its questions' file bytes (the digest) and place, with qbank's version
+(``store.key``). An entry that has not the shape of one (sizes, numbers within the terms,
+counts above 0) is reported at INFO and not used: every topic is counted again, the same as
+without the cache.
 """
 
 from __future__ import annotations
 
+import itertools
+from array import array
 from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import orjson
 
 from qbank.bank.loaded import Bank, Entry
-from qbank.live.store import Store, key
-from qbank.site.match import TopicCounts
+from qbank.live.store import Store, dumps, key
+from qbank.site.match import Numbered, Terms
 
 KIND = "match"
 
 
-def stored_counts(store: Store, bank: Bank) -> TopicCounts | None:
-    """A ``TopicCounts`` that keeps each topic's counts in ``store`` (None without one: the
-    match counts every topic)."""
+def stored_terms(store: Store, bank: Bank) -> Callable[[str], Terms] | None:
+    """A locale's ``Terms`` that keeps its topics' counts in ``store`` (None without one:
+    the match counts every topic)."""
     if not store.enabled:
         return None
-    catalog = bank.catalog
+    return lambda locale: StoredTerms(store, bank, locale)
 
-    def counted(
-        locale: str,
-        topic: tuple[str, str, str],
-        here: list[Entry],
-        count: Callable[[], dict[str, float]],
-    ) -> dict[str, float]:
-        if not here:  # (a topic with no question in this locale: nothing to count)
-            return count()
+
+class StoredTerms(Terms):
+    """``Terms`` numbering the counts of one locale, the unchanged topics' as kept."""
+
+    def __init__(self, store: Store, bank: Bank, locale: str) -> None:
+        super().__init__()
+        self.store, self.bank, self.locale = store, bank, locale
+        self.name = key(KIND, locale)
+        self.kept: dict[str, Numbered] = {}
+        self.used: list[tuple[str, Numbered]] = []
+        self.changed = False
+        payload = store.get_bytes(KIND, self.name)
+        state = _restored(payload) if payload is not None else None
+        if payload is not None and state is None:
+            store.note(f"qbank: cache entry {KIND}/{self.name} is not a match's; made again")
+        if state is not None:
+            names, self.kept = state
+            self.adopt(names)
+
+    def of(
+        self, topic: tuple[str, str, str], here: list[Entry], count: Callable[[], dict[str, float]]
+    ) -> Numbered:
+        """The topic's kept counts where its key holds, else counted and numbered."""
+        name = self._key(topic, here)
+        found = self.kept.pop(name, None)
+        if found is None:
+            found = super().of(topic, here, count)
+            self.changed = True
+        self.used.append((name, found))
+        return found
+
+    def _key(self, topic: tuple[str, str, str], here: list[Entry]) -> str:
         field_key, spec_key, topic_key = topic
-        spec = catalog.fields[field_key].specializations[spec_key]
-        parts = [locale, field_key, spec_key, topic_key]
-        parts += (bank.name(spec.topics[topic_key].name, locale), bank.name(spec.name, locale))
+        spec = self.bank.catalog.fields[field_key].specializations[spec_key]
+        parts = [self.locale, field_key, spec_key, topic_key]
+        parts += (
+            self.bank.name(spec.topics[topic_key].name, self.locale),
+            self.bank.name(spec.name, self.locale),
+        )
         for entry in here:
             parts += (entry.digest, entry.file)
-        name = key(KIND, *parts)
-        kept = _restored(store.get(KIND, name))
-        if kept is None:
-            kept = count()
-            store.put(KIND, name, [list(kept), list(kept.values())])
-        return kept
+        return key(KIND, *parts)
 
-    return counted
+    def done(self) -> None:
+        """Keep the counts of this build's topics, when one was counted or went away."""
+        if self.changed or self.kept:
+            self.store.put_bytes(KIND, self.name, _dumps(self.names, self.used))
 
 
-def _restored(kept: object) -> dict[str, float] | None:
-    """The counts of an entry; None when it has not their shape."""
-    if not isinstance(kept, list) or len(kept) != 2:
+def _dumps(names: list[str], used: list[tuple[str, Numbered]]) -> bytes:
+    """The entry's bytes, numbered again with only the terms the topics hold."""
+    numbers = np.concatenate(
+        [np.zeros(0, np.int32), *(np.frombuffer(held, np.int32) for _, (held, _c) in used)]
+    )
+    counts = np.concatenate(
+        [np.zeros(0, np.float64), *(np.frombuffer(c, np.float64) for _, (_h, c) in used)]
+    )
+    live = np.bincount(numbers, minlength=len(names)) > 0
+    terms = names
+    if not bool(live.all()):  # (terms of topics gone or changed: numbered without them)
+        terms = [names[n] for n in np.flatnonzero(live).tolist()]
+        numbers = (np.cumsum(live, dtype=np.int32) - 1)[numbers]
+    head = {"terms": terms, "topics": [[name, len(held)] for name, (held, _c) in used]}
+    arrays = numbers.tobytes() + counts.tobytes()
+    return b"".join([dumps(head), b"\n", arrays])
+
+
+def _restored(payload: bytes) -> tuple[list[str], dict[str, Numbered]] | None:
+    """The terms and the numbered counts of each topic in an entry; None when it has not
+    their shape."""
+    line, newline, rest = payload.partition(b"\n")
+    try:
+        head: Any = orjson.loads(line)
+        terms, topics = head["terms"], head["topics"]
+    except (ValueError, TypeError, KeyError):
         return None
-    terms, counts = kept
-    if not isinstance(terms, list) or not isinstance(counts, list) or len(terms) != len(counts):
+    if not newline or not isinstance(terms, list) or not isinstance(topics, list):
         return None
-    if not set(map(type, terms)) <= {str} or not set(map(type, counts)) <= {int, float}:
+    if not all(type(t) is str for t in terms) or len(set(terms)) != len(terms):
         return None
-    return {term: float(n) for term, n in zip(terms, counts, strict=True)}
+    if not all(
+        isinstance(t, list) and len(t) == 2 and type(t[0]) is str and type(t[1]) is int
+        for t in topics
+    ):
+        return None
+    sizes = [size for _, size in topics]
+    total = sum(sizes)
+    if (
+        min(sizes, default=0) < 0
+        or len(rest) != total * 12
+        or len({n for n, _ in topics}) != len(topics)
+    ):
+        return None
+    numbers = np.frombuffer(rest, np.int32, total)
+    counts = np.frombuffer(rest, np.float64, total, total * 4)
+    if total and (int(numbers.min()) < 0 or int(numbers.max()) >= len(terms)):
+        return None
+    if not bool(np.all(np.isfinite(counts))) or bool(np.any(counts <= 0)):
+        return None
+    kept: dict[str, Numbered] = {}
+    for (name, size), start in zip(topics, itertools.accumulate(sizes, initial=0), strict=False):
+        kept[name] = (
+            array("i", numbers[start : start + size].tobytes()),
+            array("d", counts[start : start + size].tobytes()),
+        )
+    return terms, kept

@@ -36,7 +36,7 @@ from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.live.headingcache import stored_headings
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
-from qbank.live.matchcache import stored_counts
+from qbank.live.matchcache import stored_terms
 from qbank.live.store import Store
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
@@ -98,8 +98,8 @@ def render_locale(
     options = dataclasses.replace(options, locales=(locale,), defer_files=True)
     store = store or Store(None)
     known = stored_markup(store, bank, locale)
-    counts, headed = stored_counts(store, bank), stored_headings(store)
-    site = render_site(bank, options, None, counts, known, headed)
+    numbered, headed = stored_terms(store, bank), stored_headings(store)
+    site = render_site(bank, options, None, numbered, known, headed)
     phase(started, "%s: pages rendered", locale)
     return site
 

@@ -108,6 +108,40 @@ def _uncached(
     return count()
 
 
+Numbered = tuple["array[int]", "array[float]"]
+"""A topic's weighted term counts as two arrays: its terms' numbers (``Terms``), counts."""
+
+
+class Terms:
+    """One locale's match terms, numbered (each topic's counts as two arrays over term
+    numbers: a dict per topic would hold millions of entries for a large Chinese bank). A
+    term's number is its place in ``names``. ``of`` numbers a topic's counts; ``done`` is
+    called once every topic has been (a cache keeps them: ``qbank.live.matchcache``)."""
+
+    def __init__(self) -> None:
+        self._numbers: defaultdict[str, int] = defaultdict()
+        self._numbers.default_factory = self._numbers.__len__  # a new term: the next one
+
+    def adopt(self, names: list[str]) -> None:
+        """Number ``names`` from 0, in order (before any topic is numbered)."""
+        self._numbers.update(zip(names, range(len(names)), strict=True))
+
+    @property
+    def names(self) -> list[str]:
+        """Every term numbered, by number."""
+        return list(self._numbers)
+
+    def of(
+        self, key: tuple[str, str, str], here: list[Entry], count: Callable[[], dict[str, float]]
+    ) -> Numbered:
+        """The counts ``count()`` of the topic ``key`` (its entries ``here``), numbered."""
+        counts = count()
+        return array("i", map(self._numbers.__getitem__, counts)), array("d", counts.values())
+
+    def done(self) -> None:
+        """Every topic is numbered."""
+
+
 def _topic_counts(
     bank: Bank, locale: str, key: tuple[str, str, str], here: list[Entry], tags: list[str]
 ) -> dict[str, float]:
@@ -137,22 +171,22 @@ def _topic_counts(
     return {t: n / 2 for t, n in Counter(found).items() if len(t) >= 2 and not t.isdigit()}
 
 
-def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> dict[str, Any]:
+def topic_profiles(
+    bank: Bank, locale: str, counted: TopicCounts = _uncached, numbered: Terms | None = None
+) -> dict[str, Any]:
     """The match data of ``locale``: the seniorities, the fields and every topic's profile,
-    in catalog order."""
+    in catalog order; the topics' counts numbered by ``numbered`` (a new ``Terms``: none)."""
     catalog, name = bank.catalog, bank.name
-    # Each topic's counts as two arrays over term numbers (a dict per topic would hold
-    # millions of entries for a large Chinese bank).
-    numbers: defaultdict[str, int] = defaultdict()
-    numbers.default_factory = numbers.__len__  # a term's number: the next one, when new
+    numbered = Terms() if numbered is None else numbered
     heads: list[dict[str, Any]] = []
-    counts_of: list[tuple[array[int], array[float]]] = []
+    counts_of: list[Numbered] = []
     for key in bank.topics():
         field_key, spec_key, topic_key = key
         spec = catalog.fields[field_key].specializations[spec_key]
         here = [e for e in bank.by_topic[field_key, topic_key] if locale in e.locales]
         tags = sorted({tag for e in here for tag in e.question.tags})
-        counts = counted(locale, key, here, partial(_topic_counts, bank, locale, key, here, tags))
+        count = partial(_topic_counts, bank, locale, key, here, tags)
+        counts_of.append(numbered.of(key, here, partial(counted, locale, key, here, count)))
         levels = Counter(s for e in here for s in e.seniorities)
         head = {
             "field": field_key,
@@ -164,15 +198,14 @@ def topic_profiles(bank: Bank, locale: str, counted: TopicCounts = _uncached) ->
             "levels": {k: levels[k] for k in catalog.seniorities if levels[k]},
         }
         heads.append(head)
-        counts_of.append(
-            (array("i", map(numbers.__getitem__, counts)), array("d", counts.values()))
-        )
+    names = numbered.names
     excluded = _not_terms(bank, locale)
-    never = [i for term, i in numbers.items() if term in excluded]
+    never = [i for i, term in enumerate(names) if term in excluded]
     topics = [
         {**head, "terms": best}
-        for head, best in zip(heads, _best(counts_of, list(numbers), never), strict=True)
+        for head, best in zip(heads, _best(counts_of, names, never), strict=True)
     ]
+    numbered.done()
     return {
         "locale": locale,
         "stem": stemmer_spec(locale),
@@ -241,9 +274,7 @@ def _not_terms(bank: Bank, locale: str) -> frozenset[str]:
     return frozenset((stop_terms(locale) - own) | seniority)
 
 
-def _best(
-    counts: list[tuple[array[int], array[float]]], names: list[str], never: list[int]
-) -> Iterator[dict[str, int]]:
+def _best(counts: list[Numbered], names: list[str], never: list[int]) -> Iterator[dict[str, int]]:
     """Each topic's ``TOP`` terms with their weights 1..100, from its counts (term numbers
     into ``names``, weighted counts): a term's weight is ``log(1 + count)`` times its rarity,
     ``log((topics + 1) / topics having it)``, on one scale for every topic (the bank's best
@@ -274,8 +305,10 @@ def _best(
         yield {t: round(100 * w / top) for t, w in best if round(100 * w / top) >= 1}
 
 
-def match_file(bank: Bank, locale: str, counted: TopicCounts = _uncached) -> bytes:
+def match_file(
+    bank: Bank, locale: str, counted: TopicCounts = _uncached, numbered: Terms | None = None
+) -> bytes:
     """``topic_profiles`` as the bytes of ``match_path(locale)`` (deterministic)."""
     with gc_paused():  # (millions of objects made, no cycle among them)
-        data = topic_profiles(bank, locale, counted)
+        data = topic_profiles(bank, locale, counted, numbered)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -53,7 +53,7 @@ from qbank.site.headings import (
     topic_headings,
     without_first_paragraph,
 )
-from qbank.site.match import TopicCounts, match_file, match_path
+from qbank.site.match import Terms, match_file, match_path
 from qbank.site.parts import (
     DEFAULT_PAGE_SIZE,
     level_page_size,
@@ -158,6 +158,9 @@ class RenderedSite:
     )
     page_size: int = DEFAULT_PAGE_SIZE  # at most this many questions on a topic page
 
+
+TermsOf = Callable[[str], Terms]
+"""A locale's match terms, numbered (``match.Terms``; the persistent cache's keep them)."""
 
 PLACEHOLDER = "qbank:question:{}:end"
 """The line that stands for the run ``RenderedSite.blocks[n]`` (``RenderOptions.placeholders``)."""
@@ -326,7 +329,7 @@ class _Renderer:
         bank: Bank,
         options: RenderOptions,
         cache: BodyCache | None = None,
-        counts: TopicCounts | None = None,
+        numbered: TermsOf | None = None,
         known: Mapping[str, str] | None = None,
         headed: TopicHeadings | None = None,
     ) -> None:
@@ -341,7 +344,8 @@ class _Renderer:
         # makes each when its page is written and lets it go.
         self._cache = cache
         self._bodies = cache.start(bank, options) if cache is not None else {}
-        self._match_counts = cache.match_counts if cache is not None else counts
+        self._match_counts = cache.match_counts if cache is not None else None
+        self._numbered = numbered
         # Memos of this render (``_match``: each locale's match file, made once a render;
         # ``_html``, ``_headings``). Their writer is the thread that uses this render: the
         # rendering thread while it builds, then serve's background data-file writer. Both
@@ -594,10 +598,11 @@ class _Renderer:
         with the topics' counts kept across serve renders."""
         data = self._match.get(locale)
         if data is None:
+            numbered = self._numbered(locale) if self._numbered is not None else None
             if self._match_counts is None:
-                data = match_file(self.bank, locale)
+                data = match_file(self.bank, locale, numbered=numbered)
             else:
-                data = match_file(self.bank, locale, self._match_counts)
+                data = match_file(self.bank, locale, self._match_counts, numbered)
             self._match[locale] = data
         return data
 
@@ -1237,16 +1242,17 @@ def render_site(
     bank: Bank,
     options: RenderOptions | None = None,
     cache: BodyCache | None = None,
-    counts: TopicCounts | None = None,
+    numbered: TermsOf | None = None,
     known: Mapping[str, str] | None = None,
     headed: TopicHeadings | None = None,
 ) -> RenderedSite:
     """Every page and static file of the site for ``bank`` (see the module docstring).
 
     ``cache`` (kept across ``mkdocs serve`` rebuilds) reuses the HTML of unchanged questions
-    and the match counts of unchanged topics; without it ``counts`` (the persistent cache's,
-    ``qbank.live.matchcache``) gives the match counts. ``known``: texts with their
-    ``to_html`` made before (the persistent cache's, ``qbank.live.markupcache``); ``headed``
-    gives each topic's headings (the persistent cache's, ``qbank.live.headingcache``).
+    and the match counts of unchanged topics. ``numbered`` gives a locale's match terms (the
+    persistent cache's, ``qbank.live.matchcache``, with unchanged topics' counts kept).
+    ``known``: texts with their ``to_html`` made before (the persistent cache's,
+    ``qbank.live.markupcache``); ``headed`` gives each topic's headings (the persistent
+    cache's, ``qbank.live.headingcache``).
     """
-    return _Renderer(bank, options or RenderOptions(), cache, counts, known, headed).render()
+    return _Renderer(bank, options or RenderOptions(), cache, numbered, known, headed).render()

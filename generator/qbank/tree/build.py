@@ -46,7 +46,7 @@ from qbank.live.headingcache import stored_headings
 from qbank.live.index import LiveIndex
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
-from qbank.live.matchcache import stored_counts
+from qbank.live.matchcache import stored_terms
 from qbank.live.session import SiteSession
 from qbank.live.store import DEFAULT_DIR, Store
 from qbank.search import INDEX_DIR
@@ -599,11 +599,11 @@ def _by_locale(
     ``qbank.bank.markup`` (keeping the bodies would save little CPU for much more memory at
     the peak)."""
     locales = bank.catalog.locales
-    counts, headed = stored_counts(store, bank), stored_headings(store)
+    numbered, headed = stored_terms(store, bank), stored_headings(store)
     for done, locale in enumerate(locales):
         progress(f"writing {locale}", done, len(locales))
         known = stored_markup(store, bank, locale)
         yield render_site(
-            bank, dataclasses.replace(options, locales=(locale,)), None, counts, known, headed
+            bank, dataclasses.replace(options, locales=(locale,)), None, numbered, known, headed
         )
     progress("writing", len(locales), len(locales))
