@@ -185,14 +185,22 @@ def _merged(
     shared = before < len(slots)
     shared[shared] = slots[before[shared]] == at[shared]
     # A fresh group alone goes before the next kept group; one shared with a kept group
-    # goes among its postings, each where its question sorts.
+    # goes among its postings, each where its question sorts: found for every shared
+    # posting in one search, each code offset by its group's rank among the shared ones (a
+    # search per group took 1 s of a Chinese index's 5.5 at 30,000 x 3: most of its terms
+    # are shared).
     places = np.repeat(starts[before], fresh_counts)
-    fresh_starts = (np.cumsum(fresh_counts) - fresh_counts).tolist()
-    bounds = starts.tolist()
-    for group in np.flatnonzero(shared).tolist():
-        low, high = fresh_starts[group], fresh_starts[group] + int(fresh_counts[group])
-        start, end = bounds[before[group]], bounds[before[group] + 1]
-        places[low:high] = start + np.searchsorted(codes[start:end], fresh_codes[low:high])
+    groups = before[shared]  # the kept groups shared, growing
+    if len(groups):
+        sizes = counts[groups]
+        span = int(max(codes.max(), fresh_codes.max())) + 1
+        firsts, lower = starts[groups], np.cumsum(sizes) - sizes  # in codes, in ``kept``
+        kept = codes[np.repeat(firsts - lower, sizes) + np.arange(int(sizes.sum()))]
+        kept = kept + np.repeat(np.arange(len(groups), dtype=np.int64) * span, sizes)
+        mine = np.repeat(shared, fresh_counts)  # the fresh postings of shared groups
+        rank = np.repeat(np.arange(len(groups), dtype=np.int64), fresh_counts[shared])
+        found = np.searchsorted(kept, fresh_codes[mine] + rank * span)
+        places[mine] = found - lower[rank] + firsts[rank]
     return merged, np.insert(codes, places, fresh_codes)
 
 
@@ -232,7 +240,9 @@ def _merged_packed(old: _State, remap: Ints, fresh: CjkPostings | None) -> CjkPo
     keys = old.keys
     packed = CjkPostings(LEVELS)
     if fresh is not None and len(fresh):
-        every = np.union1d(keys, fresh.keys)
+        every = np.concatenate([keys, fresh.keys])  # (both sorted, each key once)
+        every.sort()
+        every = every[np.concatenate([[True], every[1:] != every[:-1]])]
         counts, codes = _merged(
             counts,
             codes,
