@@ -193,6 +193,17 @@ def write_small_bank(root: Path) -> Path:
     return root
 
 
+def plant_near_duplicates(content: Path) -> None:
+    """Two questions of the small bank at ``content`` whose prompts are alike but for one
+    word (``near-0.yaml``, ``near-1.yaml``): a near-duplicate warning."""
+    question = yaml.safe_load((content / "ml-engineer/numerics/loss-scaling.yaml").read_text())
+    words = " ".join(f"word{i}" for i in range(30))
+    for n, extra in enumerate(("", " more")):
+        near = dict(question, id=f"01a05d13-8d21-739a-baa2-7dab67be40f{n}")
+        near["prompt"] = {"en": f"Why {words}{extra}?", "tr": f"Neden {words}{extra}?"}
+        (content / f"ml-engineer/numerics/near-{n}.yaml").write_text(yaml.safe_dump(near))
+
+
 def build_site(tmp_path: Path, content_dir: Path, **overrides: Any) -> Path:
     """Write an mkdocs.yml for ``content_dir`` and run a real ``mkdocs build --strict``.
 

@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from sitebuild import write_small_bank
+from sitebuild import plant_near_duplicates, write_small_bank
 
 from qbank.bank.load import load_bank
 from qbank.live import background
@@ -161,12 +160,7 @@ def test_the_loading_process_sends_the_near_duplicate_warnings_after_the_bank(
     if not hasattr(os, "fork"):
         pytest.skip("no os.fork")
     content = write_small_bank(tmp_path / "content")
-    question = yaml.safe_load((content / "ml-engineer/numerics/loss-scaling.yaml").read_text())
-    words = " ".join(f"word{i}" for i in range(30))
-    for n, extra in enumerate(("", " more")):  # two prompts alike but for one word
-        near = dict(question, id=f"01a05d13-8d21-739a-baa2-7dab67be40f{n}")
-        near["prompt"] = {"en": f"Why {words}{extra}?", "tr": f"Neden {words}{extra}?"}
-        (content / f"ml-engineer/numerics/near-{n}.yaml").write_text(yaml.safe_dump(near))
+    plant_near_duplicates(content)
     monkeypatch.setattr(loading, "idle_core", lambda locales: idle)
     expected = [p for p in load_bank(content).warnings if "nearly the same" in p.message]
     assert expected, "the bank has no near-duplicate warning to send"

@@ -8,17 +8,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from sitebuild import build_site, write_small_bank
+from sitebuild import build_site, plant_near_duplicates, write_small_bank
 
 
 def test_warnings_among_errors_are_logged_as_warnings(tmp_path: Path) -> None:
     content = write_small_bank(tmp_path / "content")
+    plant_near_duplicates(content)
     question = yaml.safe_load((content / "ml-engineer/numerics/loss-scaling.yaml").read_text())
-    words = " ".join(f"word{i}" for i in range(30))
-    for n, extra in enumerate(("", " more")):  # two prompts alike but for one word
-        near = dict(question, id=f"01a05d13-8d21-739a-baa2-7dab67be40f{n}")
-        near["prompt"] = {"en": f"Why {words}{extra}?", "tr": f"Neden {words}{extra}?"}
-        (content / f"ml-engineer/numerics/near-{n}.yaml").write_text(yaml.safe_dump(near))
     bad = dict(question, id="01a05d13-8d21-739a-baa2-7dab67be40fe", difficulty=7)
     bad["prompt"] = {"en": "Something else entirely", "tr": "Bambaşka bir şey"}
     (content / "ml-engineer/numerics/bad.yaml").write_text(yaml.safe_dump(bad))
