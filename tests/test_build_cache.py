@@ -708,7 +708,7 @@ def test_an_index_entry_is_sound_before_it_is_used() -> None:
         weighed("/en/f/t/#q-1", "T", "P", "", (("field", "f"),), (("index", 7), ("b", 3))),
         weighed("/en/f/t/#q-2", "T", "Q", "", (("field", "f"),), (("index", 2),)),
     ]
-    state = _State.of(Gathered.of(enumerate(docs), False), [("topic", 2)])
+    state = _State.of(Gathered.of(enumerate(docs), False), [("topic", 2)], ["q1", "q2"])
     assert state is not None
     back = _State.restored(state.dumps())
     assert back is not None
@@ -716,6 +716,7 @@ def test_an_index_entry_is_sound_before_it_is_used() -> None:
     assert back.codes.tolist() == [7, LEVELS + 2, 3]
     assert back.shown == state.shown
     assert back.filters == state.filters
+    assert back.doc_keys == ["q1", "q2"]
 
     def broken(change: Any) -> bytes:
         head, rest = state.dumps().split(b"\n", 1)
@@ -728,6 +729,7 @@ def test_an_index_entry_is_sound_before_it_is_used() -> None:
     assert _State.restored(broken(lambda h: h.update(terms="index index"))) is None
     assert _State.restored(broken(lambda h: h.update(terms="index"))) is None  # 2 lengths
     assert _State.restored(broken(lambda h: h["shown"][0].pop())) is None
+    assert _State.restored(broken(lambda h: h["docs"].pop())) is None  # a question's key
     head, rest = state.dumps().split(b"\n", 1)  # lengths (2 x 8 bytes), codes (3 x 4), ...
 
     def codes(*values: int) -> bytes:
@@ -740,6 +742,8 @@ def test_an_index_entry_is_sound_before_it_is_used() -> None:
     assert _State.restored(head + b"\n" + rest[:-8] + bytes([1]) + bytes(7)) is None  # starts
     assert _State.restored(b"no state") is None
     assert (
-        _State.of(Gathered.of(enumerate([dataclasses.replace(docs[0], words=("a b",))]), False), [])
+        _State.of(
+            Gathered.of(enumerate([dataclasses.replace(docs[0], words=("a b",))]), False), [], []
+        )
         is None
     )

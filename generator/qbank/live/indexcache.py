@@ -14,13 +14,17 @@ so its files are the same bytes (``tests/test_build_cache.py`` compares whole si
 A topic is known by a key made from everything its documents are made from: the locale,
 the topic's name in it, and for each question its file's bytes (the digest), where the file
 sits, its seniorities and the URL of its part of the topic page, with qbank's version
-(``store.key``). A removed or moved question changes its old topic's key too. An entry that
+(``store.key``). A removed or moved question changes its old topic's key too. Within a
+topic that changed, a question whose own document is made from what it was (``_doc_key``:
+its file's bytes, field, seniorities, topic name and URL) keeps its postings too: a pull
+request edits a question or two of a topic of hundreds. An entry that
 does not have the shape of an index (``_State.restored``: sizes, order and range of every
 array) is reported at INFO and not used: the index is made whole, as without the cache.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from array import array
 from collections.abc import Callable
@@ -45,11 +49,13 @@ _TERMS = " "  # between the word terms in an entry (a term is word characters)
 
 @dataclass
 class _Topic:
-    """One topic's questions in the locale, with the key of their documents."""
+    """One topic's questions in the locale, with the key of their documents and each one's
+    (``_doc_key``)."""
 
     key: str
     entries: list[Entry]
     urls: list[str]
+    docs: list[str]
 
 
 def _topics(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> list[_Topic]:
@@ -63,11 +69,24 @@ def _topics(bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]) -> 
         members = list(group)
         urls = [topic_url(locale, entry) for entry in members]
         topic = fields[field_key].specializations[spec_key].topics[topic_key]
-        parts = [locale, field_key, spec_key, topic_key, bank.name(topic.name, locale)]
+        name = bank.name(topic.name, locale)
+        parts = [locale, field_key, spec_key, topic_key, name]
         for entry, url in zip(members, urls, strict=True):
             parts += (entry.digest, entry.file, entry.slug, _SEP.join(entry.seniorities), url)
-        found.append(_Topic(key(KIND, *parts), members, urls))
+        docs = [
+            _doc_key(locale, name, entry, url) for entry, url in zip(members, urls, strict=True)
+        ]
+        found.append(_Topic(key(KIND, *parts), members, urls, docs))
     return found
+
+
+def _doc_key(locale: str, topic_name: str, entry: Entry, url: str) -> str:
+    """What one question's search document is made from (``question_doc``): its file's bytes,
+    its field and seniorities, its topic's name and its URL, in ``locale`` (the state's
+    entry holds qbank's version)."""
+    seniorities = _SEP.join(entry.seniorities)
+    text = _SEP.join((locale, topic_name, entry.digest, entry.field, seniorities, url))
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
 def stored_index(
@@ -90,33 +109,48 @@ def stored_index(
             for topic in topics
             for entry, url in zip(topic.entries, topic.urls, strict=True)
         )
-    state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics])
+    docs = [doc for topic in topics for doc in topic.docs]
+    state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics], docs)
     if state is not None:
         store.put_bytes(KIND, name, state.dumps())
     return LocaleIndex.assemble(locale, gathered)
 
 
 def _updated(old: _State, topics: list[_Topic], bank: Bank, locale: str) -> Gathered | None:
-    """The postings of ``topics``: the kept topics' renumbered from ``old``, the others'
-    made; None when the index would file CJK terms otherwise than ``old`` (``_mostly_cjk``
-    of its first documents) or no topic was kept."""
+    """The postings of ``topics``: the kept topics' renumbered from ``old``, and in the
+    others the unchanged questions' (``_doc_key``), the rest made; None when the index
+    would file CJK terms otherwise than ``old`` (``_mostly_cjk`` of its first documents) or
+    no question was kept."""
     starts = dict(zip(old.topics, itertools.accumulate(old.counts, initial=0), strict=False))
     remap = np.full(old.docs, -1, np.int64)
     shown: list[tuple[str, str, str, str]] = []
     filters: list[tuple[tuple[str, str], ...]] = []
     made: list[tuple[int, SearchDoc]] = []
     kept = 0
+    last = -1  # the last of ``old``'s questions taken (their order is kept: numbers grow)
+    was: dict[str, int] | None = None  # ``old``'s question numbers by their keys
     for topic in topics:
         number = len(shown)
         start = starts.pop(topic.key, None)
-        if start is not None:  # (the key holds every question: the same count)
+        if start is not None and start > last:  # (the key holds every question: the same count)
             count = len(topic.entries)
             remap[start : start + count] = np.arange(number, number + count)
             shown += old.shown[start : start + count]
             filters += old.filters[start : start + count]
             kept += count
+            last = start + count - 1
             continue
-        for entry, url in zip(topic.entries, topic.urls, strict=True):
+        if was is None:
+            was = {doc: n for n, doc in enumerate(old.doc_keys)}
+        for entry, url, doc_key in zip(topic.entries, topic.urls, topic.docs, strict=True):
+            n = was.get(doc_key, -1)
+            if n > last:  # (a question unchanged in a topic that changed)
+                remap[n] = len(shown)
+                shown.append(old.shown[n])
+                filters.append(old.filters[n])
+                kept += 1
+                last = n
+                continue
             doc = question_doc(bank, entry, locale, url)
             made.append((len(shown), doc))
             shown.append((doc.url, doc.topic, doc.prompt, doc.more))
@@ -274,6 +308,7 @@ class _State:
 
     topics: list[str]
     counts: list[int]
+    doc_keys: list[str]  # each question's (``_doc_key``)
     shown: list[tuple[str, str, str, str]]
     filters: list[tuple[tuple[str, str], ...]]
     terms: list[str]
@@ -289,7 +324,9 @@ class _State:
         return len(self.shown)
 
     @classmethod
-    def of(cls, gathered: Gathered, topics: list[tuple[str, int]]) -> _State | None:
+    def of(
+        cls, gathered: Gathered, topics: list[tuple[str, int]], docs: list[str]
+    ) -> _State | None:
         """The state of ``gathered`` (before it is assembled); None when a term holds the
         separator (then nothing is kept)."""
         terms = list(gathered.postings)
@@ -300,6 +337,7 @@ class _State:
         return cls(
             [name for name, _ in topics],
             [count for _, count in topics],
+            docs,
             gathered.shown,
             gathered.filters,
             terms,
@@ -320,6 +358,7 @@ class _State:
         head = {
             "topics": self.topics,
             "counts": self.counts,
+            "docs": self.doc_keys,
             "shown": self.shown,
             "filters": self.filters,
             "terms": _TERMS.join(self.terms),
@@ -343,8 +382,8 @@ class _State:
     @classmethod
     def _of_head(cls, head: dict[str, Any], rest: bytes) -> _State | None:
         topics, counts, shown, filters = (head[k] for k in ("topics", "counts", "shown", "filters"))
-        terms, packed, sizes = head["terms"], head["packed"], head["sizes"]
-        lists = (topics, counts, shown, filters, sizes)
+        terms, packed, sizes, docs = head["terms"], head["packed"], head["sizes"], head["docs"]
+        lists = (topics, counts, shown, filters, sizes, docs)
         if not all(isinstance(part, list) for part in lists) or len(sizes) != 5:
             return None
         if not isinstance(terms, str) or not isinstance(packed, bool):
@@ -356,6 +395,8 @@ class _State:
         if not all(type(c) is int and c > 0 for c in counts) or sum(counts) != len(shown):
             return None
         if len(filters) != len(shown) or not all(type(s) is int and s >= 0 for s in sizes):
+            return None
+        if len(docs) != len(shown) or not all(type(d) is str for d in docs):
             return None
         if not all(_texts(row, 4) for row in shown):
             return None
@@ -374,6 +415,7 @@ class _State:
         return cls(
             topics,
             counts,
+            docs,
             [(a, b, c, d) for a, b, c, d in shown],
             [tuple((a, b) for a, b in row) for row in filters],
             terms.split(_TERMS) if terms else [],
