@@ -63,7 +63,8 @@ def load_bank(
     With ``cache`` (kept across ``mkdocs serve`` rebuilds), unchanged question files are not
     read again and what was computed over the whole bank is updated, not computed again;
     the result is the same as without it. With ``lookalikes``, the near-duplicate warnings
-    of a bank without errors are not in the bank's: ``lookalikes.problems()`` gives them.
+    of a bank without errors are not in the bank's: ``lookalikes.problems(helper)`` gives
+    them.
     """
     bank, problems = check_bank(root, cache, progress, lookalikes)
     if bank is None or errors_in(problems):

@@ -384,8 +384,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     if serve is None or early
                     else {}
                 )
-                report.problems(self.loaded.warnings(), fatal=False)  # (their comparison
-                # ran while this process built: ``loading.py``)
+                # the near-duplicate warnings, sent after the bank (``loading.py``)
+                report.problems(self.loaded.warnings(), fatal=False)
                 failed = self.locales.collect(
                     site_dir,
                     bank.catalog.locales[1:],

@@ -29,7 +29,8 @@ from qbank.bank.problems import ContentError, Problem
 
 
 class Loaded:
-    """The loading process once it has sent the bank: it is comparing prompts."""
+    """The loading process once it has sent the bank: its near-duplicate warnings are still
+    to come (compared before the bank was sent, or being compared now: ``idle_core``)."""
 
     def __init__(self, pid: int | None = None, incoming: IO[bytes] | None = None) -> None:
         self.pid = pid
