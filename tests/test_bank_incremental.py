@@ -16,8 +16,11 @@ import pytest
 import yaml
 from support.bankmodule import make_bank_module
 
-from qbank.bank.load import INCREMENTAL_UP_TO, check_bank
+from qbank.bank.load import INCREMENTAL_UP_TO, Kept, check_bank
+from qbank.live import lookalikecache
+from qbank.live.checkcache import StoredChecks
 from qbank.live.reload import BankCache
+from qbank.live.store import Store
 
 TEXT_KEYS = ("prompt", "explanation", "assesses", "model_answer")
 
@@ -237,7 +240,7 @@ def _seed_pairs(editor: Editor, count: int) -> None:
         editor.same_copy()
 
 
-def _outcome(root: Path, cache: BankCache | None) -> tuple[object, list[str]]:
+def _outcome(root: Path, cache: Kept | None) -> tuple[object, list[str]]:
     bank, problems = check_bank(root, cache)
     entries = None
     if bank is not None:
@@ -248,7 +251,7 @@ def _outcome(root: Path, cache: BankCache | None) -> tuple[object, list[str]]:
     return entries, [f"{p.severity}|{p.format_text()}" for p in problems]
 
 
-def _assert_same_as_from_scratch(root: Path, cache: BankCache, step: str) -> list[str]:
+def _assert_same_as_from_scratch(root: Path, cache: Kept, step: str) -> list[str]:
     """The problems of a load with ``cache``, checked against a load from scratch."""
     updated = _outcome(root, cache)
     scratch = _outcome(root, None)
@@ -322,3 +325,46 @@ def test_a_changed_catalog_starts_the_cross_file_state_again(
     editor.write_text(catalog, "# edited\n" + catalog.read_text("utf-8"))
     _assert_same_as_from_scratch(root, cache, "catalog edited")
     assert cache.derived.cross_file is not state, "computed again, not updated"
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_build_updates_the_pairs_the_last_build_kept(
+    generated: Path, tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A load with the persistent cache (each ``mkdocs build``'s, a new process each time:
+    nothing kept in memory) updates the near-duplicate pairs the last one kept instead of
+    joining every prompt again, and finds the problems of a load from scratch."""
+    root = tmp_path / "content"
+    shutil.copytree(generated, root)
+    editor = Editor(root, seed)
+    _seed_pairs(editor, 6)
+    joined: list[int] = []
+    join = lookalikecache.join_prompts
+    monkeypatch.setattr(
+        lookalikecache, "join_prompts", lambda *args: joined.append(1) or join(*args)
+    )
+    cache = tmp_path / "cache"
+
+    def stored() -> StoredChecks:
+        return StoredChecks(Store(cache))
+
+    _assert_same_as_from_scratch(root, stored(), "first build")
+    assert len(joined) == 1
+    steps = editor.steps()
+    near = 0
+    for n in range(20):
+        problems = _assert_same_as_from_scratch(root, stored(), f"step {n}: {next(steps)}")
+        near += any("nearly the same prompt" in p for p in problems)
+    assert near >= 15
+    assert len(joined) <= 3, "updated, not joined again"
+    # an entry not of its shape, or of a join that bounded its work, is not used
+    (entry,) = (cache / "lookalikes").rglob("*.json")
+    name = entry.stem
+    kept = Store(cache).get("lookalikes", name)
+    for planted in ({**kept, "pairs": {"en": [["only one file"]]}}, {**kept, "capped": True}):
+        Store(cache).put("lookalikes", name, planted)
+        joined.clear()
+        editor.make_near()
+        _assert_same_as_from_scratch(root, stored(), f"planted {planted['capped']}")
+        assert joined == [1]
+    assert Store(cache).get("lookalikes", name)["capped"] is False

@@ -69,21 +69,32 @@ class FoundBank(NamedTuple):
     found: list[Found]
 
 
+# How the near-duplicate pairs are found: given the questions, the locales, per locale the
+# questions left out (``same_prompt_problems``) and the helper process; ``join_pairs``, or
+# one that updates the pairs a cache kept (``qbank.live.lookalikecache``).
+Join = Callable[[list[Found], tuple[str, ...], dict[str, set[int]], SecondProcess], list[Near]]
+
+
 def check_cross_file(
-    bank: FoundBank, helper: SecondProcess, later: LaterLookalikes | None = None
+    bank: FoundBank,
+    helper: SecondProcess,
+    later: LaterLookalikes | None = None,
+    join: Join | None = None,
 ) -> list[Problem]:
-    """The problems between files, computed from scratch; with ``later``, all but the
-    near-duplicate warnings, which ``later`` computes when asked."""
+    """The problems between files, computed from scratch (the near-duplicate pairs by
+    ``join``, by default ``join_pairs``); with ``later``, all but the near-duplicate
+    warnings, which ``later`` computes when asked."""
     root, catalog, catalog_doc, found = bank
     locales = tuple(catalog.locales)
     locator = Locator(root, catalog)
+    pairs_of = join or join_pairs
 
     def near_pairs(same: dict[str, set[int]]) -> list[Near]:
         if later is None:
-            return join_prompts(found, locales, same, helper)[0]
+            return pairs_of(found, locales, same, helper)
         later.hold(
             lambda helper: near_duplicate_problems(
-                found, locales, join_prompts(found, locales, same, helper)[0], locator
+                found, locales, pairs_of(found, locales, same, helper), locator
             )
         )
         return []
@@ -198,6 +209,13 @@ def join_prompts(
     joined = map_largest_apart(token_sets, _weight, _join, helper)
     near = [(locale, pair) for locale in token_sets for pair in joined[locale][0]]
     return near, token_sets, any(capped for _, capped in joined.values())
+
+
+def join_pairs(
+    found: list[Found], locales: tuple[str, ...], same: dict[str, set[int]], helper: SecondProcess
+) -> list[Near]:
+    """The near-duplicate pairs of ``found`` (``join_prompts``), as a ``Join``."""
+    return join_prompts(found, locales, same, helper)[0]
 
 
 def _weight(items: PackedTokens) -> int:

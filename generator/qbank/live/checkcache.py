@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from qbank.bank.crossfile import FoundBank, check_cross_file
 from qbank.bank.listing import QuestionFile
 from qbank.bank.load import Loading
 from qbank.bank.loaded import Entry
@@ -29,6 +30,7 @@ from qbank.bank.progress import Report, no_progress
 from qbank.bank.rules import Checked, Found, QuestionChecker, option_keys, self_contained
 from qbank.bank.similarity import comparison_tokens, keys_of
 from qbank.bank.yamlfile import MAX_FILE_BYTES
+from qbank.live.lookalikecache import stored_join
 from qbank.live.store import Store, key
 
 KIND = "checked"
@@ -39,6 +41,7 @@ class StoredLoading(Loading):
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.keys: dict[str, str] = {}  # each checked question file's key (``Found.file``)
 
     def checked(
         self,
@@ -85,7 +88,15 @@ class StoredLoading(Loading):
                 topics[field_key, topic_key].keep(made_key, path, _kept(checked), made=True)
         for topic in topics.values():
             topic.write()
+        for file_key, result in zip(names, results, strict=True):
+            if file_key is not None and result is not None and result[1] is not None:
+                self.keys[result[1].file] = file_key
         return results  # type: ignore[return-value]  # every None replaced
+
+    def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
+        """The problems between files, the near-duplicate pairs updated from those the last
+        build kept (``lookalikecache``)."""
+        return check_cross_file(bank, helper, self.lookalikes, stored_join(self.store, self.keys))
 
 
 class _Topic:

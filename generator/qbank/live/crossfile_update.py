@@ -35,7 +35,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from qbank.bank.crossfile import (
     FoundBank,
@@ -227,54 +227,75 @@ class CrossFileState:
     def update(
         self, found: list[Found], same: dict[str, set[int]], changes: Changes
     ) -> list[Near] | None:
-        """The near-duplicate pairs of the current ``found`` (those the join finds, per
-        locale in catalog order), with this state brought up to date; None when a touched
-        prompt has too many candidates (the pairs must be joined again).
-
-        ``same``: per locale, the questions left out as having an earlier one's prompt. A
-        prompt is touched when its question changed, or when it was left out and is no
-        longer, or the other way round; pairs of two untouched prompts stand.
-        """
-        at = changes.at
-        near: list[Near] = []
-        for locale in self.locales:
-            same_now = {found[n].file for n in same[locale]}
-            index = self.indexes[locale]
-            touched = changes.changed | same_now.symmetric_difference(self.same[locale])
-
-            def joins(file: str) -> bool:
-                """Whether the file's prompt takes part in the comparison now."""
-                n = at.get(file)
-                return n is not None and file not in same_now and compared(found[n], locale)  # noqa: B023
-
-            for file in touched:
-                if file in index.slot_of:
-                    index.remove(file)
-            fresh = sorted(filter(joins, touched), key=at.__getitem__)
-            tokens_of = {file: found[at[file]].prompts[locale][1] for file in fresh}
-            index.add(list(tokens_of.items()))
-            pairs = {
-                (pair.first, pair.second): pair
-                for pair in self.pairs[locale]
-                if pair.first not in touched and pair.second not in touched
-            }
-            for file, mine in tokens_of.items():
-                mine_set = set(mine)
-                candidates = index.candidates(file, mine, NEAR_DUPLICATE_THRESHOLD)
-                if len(candidates) > CANDIDATES_PER_PROMPT:
-                    return None
-                for other in candidates:
-                    theirs = found[at[other]].prompts[locale][1]
-                    score = jaccard(mine_set, theirs)
-                    if score < NEAR_DUPLICATE_THRESHOLD:
-                        continue
-                    if (len(theirs), at[other]) > (len(mine), at[file]):
-                        pair = NearPair(file, other, score)
-                    else:
-                        pair = NearPair(other, file, score)
-                    pairs[pair.first, pair.second] = pair
-            self.same[locale] = same_now
-            self.pairs[locale] = list(pairs.values())
-            near += [(locale, (at[p.first], at[p.second], p.score)) for p in pairs.values()]
-        self.found, self.at = found, at
+        """The near-duplicate pairs of the current ``found`` (``update_pairs``), with this
+        state brought up to date; None when they must be joined again."""
+        near = update_pairs(self, found, same, changes)
+        if near is not None:
+            self.found, self.at = found, changes.at
         return near
+
+
+class Pairs(Protocol):
+    """The near-duplicate pairs of a load, by file, and what ``update_pairs`` needs to bring
+    them up to date for the next one."""
+
+    locales: tuple[str, ...]
+    same: dict[str, set[str]]  # per locale: files left out as having an earlier one's prompt
+    pairs: dict[str, list[NearPair]]  # per locale
+    indexes: dict[str, TokenIndex]  # per locale, the prompts of the join
+
+
+def update_pairs(
+    kept: Pairs, found: list[Found], same: dict[str, set[int]], changes: Changes
+) -> list[Near] | None:
+    """The near-duplicate pairs of ``found`` (those the join finds, per locale in catalog
+    order), ``kept``'s pairs, ``same`` and indexes brought up to date; None when a touched
+    prompt has too many candidates (the pairs must be joined again; ``kept`` is then
+    half updated and must not be used).
+
+    ``same``: per locale, the questions left out as having an earlier one's prompt. A
+    prompt is touched when its question changed, or when it was left out and is no
+    longer, or the other way round; pairs of two untouched prompts stand.
+    """
+    at = changes.at
+    near: list[Near] = []
+    for locale in kept.locales:
+        same_now = {found[n].file for n in same[locale]}
+        index = kept.indexes[locale]
+        touched = changes.changed | same_now.symmetric_difference(kept.same[locale])
+
+        def joins(file: str) -> bool:
+            """Whether the file's prompt takes part in the comparison now."""
+            n = at.get(file)
+            return n is not None and file not in same_now and compared(found[n], locale)  # noqa: B023
+
+        for file in touched:
+            if file in index.slot_of:
+                index.remove(file)
+        fresh = sorted(filter(joins, touched), key=at.__getitem__)
+        tokens_of = {file: found[at[file]].prompts[locale][1] for file in fresh}
+        index.add(list(tokens_of.items()))
+        pairs = {
+            (pair.first, pair.second): pair
+            for pair in kept.pairs[locale]
+            if pair.first not in touched and pair.second not in touched
+        }
+        for file, mine in tokens_of.items():
+            mine_set = set(mine)
+            candidates = index.candidates(file, mine, NEAR_DUPLICATE_THRESHOLD)
+            if len(candidates) > CANDIDATES_PER_PROMPT:
+                return None
+            for other in candidates:
+                theirs = found[at[other]].prompts[locale][1]
+                score = jaccard(mine_set, theirs)
+                if score < NEAR_DUPLICATE_THRESHOLD:
+                    continue
+                if (len(theirs), at[other]) > (len(mine), at[file]):
+                    pair = NearPair(file, other, score)
+                else:
+                    pair = NearPair(other, file, score)
+                pairs[pair.first, pair.second] = pair
+        kept.same[locale] = same_now
+        kept.pairs[locale] = list(pairs.values())
+        near += [(locale, (at[p.first], at[p.second], p.score)) for p in pairs.values()]
+    return near
