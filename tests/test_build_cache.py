@@ -332,10 +332,10 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     match = {p: p.read_bytes() for p in entries(project, "match")}
     assert len(match) == len({locale for locale, _folder in topics(content)})
     # the question texts' HTML: one entry per topic and locale too
-    markup = set(entries(project, "markup"))
+    markup = {p: p.read_bytes() for p in entries(project, "markup")}
     assert len(markup) == len(topics(content))
     build(project, content)
-    assert set(entries(project, "markup")) == markup
+    assert {p: p.read_bytes() for p in entries(project, "markup")} == markup  # (not rewritten)
     assert set(entries(project, "checked")) == set(first_entries)  # none written again
     assert checked_files(project) == first
     assert set(entries(project, "index")) == index  # (written again, the same names)
@@ -350,9 +350,10 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     again = {p: p.read_bytes() for p in entries(project, "match")}
     assert set(again) == set(match)
     assert 0 < sum(again[p] != match[p] for p in match) <= 3
-    converted = set(entries(project, "markup"))
-    assert len(converted) == len(topics(content))
-    assert 0 < len(converted - markup) <= 3
+    # (and the question HTML of its topic, in each of its locales, without it)
+    converted = {p: p.read_bytes() for p in entries(project, "markup")}
+    assert set(converted) == set(markup)
+    assert 0 < sum(converted[p] != markup[p] for p in markup) <= 3
     aged(project)
     build(project, content, version="9.9.9")
     assert len(checked_files(project)) == len(first) - 1  # all made again, old pruned
@@ -407,20 +408,25 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     assert f"cache entry match/{counts.stem} is not a match's; made again" in log
     same_sites(warm, cold)
     assert store._parse(counts.read_bytes(), "match", counts.stem, raw=True)[0] == payload
-    # a topic's question HTML: the kept HTML is what the page shows; an entry of the wrong
-    # shape (one text too few) is made again
+    # a topic's question HTML: the kept HTML is what the page shows; a question's part of
+    # the wrong shape (one text too few) is made again
     markup = entries(warm, "markup")[0]
     kept_html = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
     assert kept_html
-    assert all(isinstance(html, str) for html in kept_html)
-    planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(len(kept_html))]
+    assert all(isinstance(digest, str) and html for digest, html in kept_html)
+    planted = [
+        [digest, [f"<p>kept-{n}-{k}-from-the-cache</p>" for k in range(len(html))]]
+        for n, (digest, html) in enumerate(kept_html)
+    ]
     Store(warm / CACHE).put("markup", markup.stem, planted)
     build(warm, content)
     # (the prompt's first paragraph is in its heading, which the headings entry keeps)
     assert any(
         "-from-the-cache</p>" in p.read_text("utf-8") for p in (warm / "site").rglob("*.html")
     )
-    Store(warm / CACHE).put("markup", markup.stem, planted[1:])
+    Store(warm / CACHE).put(
+        "markup", markup.stem, [[digest, html[1:]] for digest, html in kept_html]
+    )
     build(warm, content)
     same_sites(warm, cold)
     made = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
@@ -629,8 +635,11 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     assert set(entries(tmp_path, "checked")) == checked  # (each used, none made again)
     # what the first build takes from the cache is what it shows: a topic's question HTML
     markup = entries(tmp_path, "markup")[0]
-    count = len(store._parse(markup.read_bytes(), "markup", markup.stem)[0])
-    planted = [f"<p>kept-{n}-from-the-cache</p>" for n in range(count)]
+    kept = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
+    planted = [
+        [digest, [f"<p>kept-{n}-{k}-from-the-cache</p>" for k in range(len(html))]]
+        for n, (digest, html) in enumerate(kept)
+    ]
     Store(tmp_path / CACHE).put("markup", markup.stem, planted)
     _log, shown = serve_first_build(tmp_path, "planted", port, find="-from-the-cache</p>")
     assert shown
