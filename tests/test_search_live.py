@@ -23,7 +23,7 @@ from support.examples import examples
 from qbank import search
 from qbank.bank.load import load_bank
 from qbank.bank.loaded import Entry
-from qbank.live.index import LiveIndex
+from qbank.live.index import LaterDocs, LiveIndex
 from qbank.search import (
     INDEX_DIR,
     SearchDoc,
@@ -337,6 +337,46 @@ def test_an_index_another_process_wrote_is_taken_over(tmp_path: Path, edit_at_on
         if not edit_at_once:  # written before ``rebuilt`` returns
             assert_indexed(tmp_path, latest)
     assert live.wait(timeout=60)
+    assert_indexed(tmp_path, latest)
+
+
+@pytest.mark.usefixtures("small_files")
+def test_documents_made_later_by_the_worker(tmp_path: Path) -> None:
+    """A first serve build whose indexes were written from the persistent cache hands over
+    its documents unmade (``LaterDocs``): the worker makes them and takes the index over;
+    edits handed over unmade too (the documents still owed) are applied after it, and the
+    index ends as a fresh write of the latest documents."""
+    rng = random.Random(5)
+    docs = {loc: [made_up(rng, f"/{loc}/t/#q-{n}") for n in range(300)] for loc in ("en", "tr")}
+    for locale, locale_docs in docs.items():
+        write_index(locale_docs, tmp_path / locale / INDEX_DIR, locale)
+    before = tree(tmp_path)
+    made: list[str] = []
+    gate = threading.Event()
+
+    def later(locale: str, wanted: list[SearchDoc]) -> LaterDocs:
+        def make() -> list[SearchDoc]:
+            gate.wait(30)  # (the worker is busy until the edit below is handed over)
+            made.append(locale)
+            return wanted
+
+        return LaterDocs(len(wanted), make)
+
+    live = LiveIndex(tmp_path)
+    report = live.first({loc: later(loc, d) for loc, d in docs.items()}, written={"en", "tr"})
+    assert report.records == 600  # counted, not made
+    assert tree(tmp_path) == before  # nothing written
+    latest = dict(docs)
+    latest["tr"] = same_questions_step(random.Random(1), docs["tr"])
+    live.rebuilt({"en": later("en", docs["en"]), "tr": later("tr", latest["tr"])})
+    gate.set()
+    assert live.wait(timeout=60)
+    # en's first list was being made; tr's, still queued, gave way to the newer one unmade
+    assert sorted(made) == ["en", "en", "tr"]
+    assert set(live.served) == {"en", "tr"}
+    assert_indexed(tmp_path, latest)
+    latest["en"] = same_questions_step(random.Random(2), docs["en"])
+    live.rebuilt(latest)  # made now: written before ``rebuilt`` returns
     assert_indexed(tmp_path, latest)
 
 

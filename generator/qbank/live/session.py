@@ -18,8 +18,9 @@ through its hand-over (``BodyCache``). Never imports MkDocs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from qbank.bank.progress import Report, no_progress
 from qbank.bank.staleness import is_stale
 from qbank.live import background
 from qbank.live.headingcache import stored_headings
+from qbank.live.index import Docs, LaterDocs
 from qbank.live.markupcache import stored_markup
 from qbank.live.reload import BankCache
 from qbank.live.store import Store
@@ -66,12 +68,14 @@ class SearchDocs:
 
     def __init__(self) -> None:
         self.kept: dict[str, dict[str, tuple[Entry, str, SearchDoc]]] = {}
+        # the locales handed over as ``LaterDocs`` whose documents ``of`` has not made since
+        self.owed: set[str] = set()
 
     def of(self, bank: Bank, locale: str, topic_url: TopicUrl) -> list[SearchDoc]:
         """``iter_docs(bank, locale, topic_url)`` as a list, from the kept documents where
         they still hold."""
         before, now = self.kept.get(locale, {}), {}
-        for entry in bank.entries:
+        for entry in background.paced(bank.entries, 256):  # (the worker's: gives way)
             if locale in entry.locales:
                 url = f"{topic_url(locale, entry)}#q-{entry.id}"
                 hit = before.get(entry.id)
@@ -81,6 +85,7 @@ class SearchDocs:
                     hit = (entry, url, _moved(hit[2], url))
                 now[entry.id] = hit
         self.kept[locale] = now
+        self.owed.discard(locale)
         return [doc for _, _, doc in now.values()]
 
 
@@ -153,9 +158,22 @@ class SiteSession:
         """The render the next rebuild starts from (it was written)."""
         self.bank, self.site, self.options = bank, site, options
 
-    def search_docs(self, bank: Bank, topic_url: TopicUrl) -> dict[str, list[SearchDoc]]:
-        """Each locale's search documents for ``bank``, kept ones where they hold."""
-        return {locale: self.docs.of(bank, locale, topic_url) for locale in bank.catalog.locales}
+    def search_docs(
+        self, bank: Bank, topic_url: TopicUrl, later: Collection[str] = ()
+    ) -> dict[str, Docs]:
+        """Each locale's search documents for ``bank``, kept ones where they hold; those of
+        ``later``, and of a locale whose documents were never made (the index worker makes
+        them), as ``LaterDocs``: made by the search worker when it takes them (until it
+        has, a later rebuild hands them over as ``LaterDocs`` too)."""
+        docs: dict[str, Docs] = {}
+        for locale in bank.catalog.locales:
+            if locale in later or locale in self.docs.owed:
+                self.docs.owed.add(locale)
+                count = sum(1 for entry in bank.entries if locale in entry.locales)
+                docs[locale] = LaterDocs(count, partial(self.docs.of, bank, locale, topic_url))
+            else:
+                docs[locale] = self.docs.of(bank, locale, topic_url)
+        return docs
 
 
 def locales_changed(before: Bank, after: Bank) -> frozenset[str]:

@@ -372,11 +372,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         with background.hold() if early else contextlib.nullcontext():
             try:
                 if early and serve is not None:  # serve's first build: this locale's files
-                    # and index while the child works; the others' indexes are written as
-                    # under build (by whichever process is free first) and taken over in
-                    # the background once this build is done
+                    # and index while the child works; every index is written as under
+                    # build (the others' by whichever process is free first) and taken
+                    # over in the background once this build is done
                     serve.data_files(site_dir, shared, written_by_locales=forked)
-                    serve.search(bank, self.topic_url, site_dir, indexed=forked)
+                    write_search_index(
+                        bank, shared.locale, site_dir, self.topic_url, store=self.store
+                    )
+                    serve.search(bank, self.topic_url, site_dir, indexed={*forked, shared.locale})
                 extra = (
                     self.locales.index_here(
                         bank, scratch, self.topic_url, shares=self.offline, store=self.store
@@ -411,7 +414,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.options.page_size,
         )
         if serve is not None and early:
-            serve.take_indexes(site_dir, forked)
+            serve.take_indexes(site_dir, {*forked, shared.locale})
         elif serve is not None:
             serve.search(bank, self.topic_url, site_dir)
 

@@ -406,10 +406,10 @@ class ServeSession:
     ) -> None:
         """The search index, in the served folder (serve rebuilds write elsewhere): the last
         index at once and a fresh one in the background. The locales of ``indexed`` (the
-        first build's locale process writes their index from the same documents, which
-        ``take_indexes`` then moves into the served folder) keep their state from a
-        background pass instead."""
-        docs = self.site.search_docs(bank, topic_url)
+        first build writes their index from the persistent cache, as ``mkdocs build`` does,
+        and ``take_indexes`` then moves it into the served folder) get their documents and
+        state from a background pass instead."""
+        docs = self.site.search_docs(bank, topic_url, later=indexed)
         try:
             report = index_site_after_build(self.served or site_dir, docs, indexed)
         except SearchIndexError as error:
@@ -418,8 +418,8 @@ class ServeSession:
             log.info("qbank: %s", report.summary())
 
     def take_indexes(self, site_dir: Path, indexed: Collection[str]) -> None:
-        """Move the search indexes of ``indexed`` that the first build's locale process wrote
-        into ``site_dir`` to the served folder, as they are (``search`` had them taken over)."""
+        """Move the search indexes of ``indexed`` that the first build wrote into ``site_dir``
+        to the served folder, as they are (``search`` had them taken over)."""
         served = self.served or site_dir
         for locale in indexed:
             made, target = site_dir / locale / INDEX_DIR, served / locale / INDEX_DIR

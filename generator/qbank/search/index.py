@@ -18,7 +18,7 @@ import json
 import shutil
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -165,8 +165,8 @@ class IndexReport:
         return f"search index: {self.records} questions ({per or 'none'})"
 
     @classmethod
-    def of(cls, docs: dict[str, list[SearchDoc]]) -> IndexReport:
-        """The report of indexing ``docs`` (documents by locale)."""
+    def of(cls, docs: Mapping[str, Sized]) -> IndexReport:
+        """The report of indexing ``docs`` (documents by locale, or as many)."""
         return cls(Counter({locale.lower(): len(d) for locale, d in docs.items()}))
 
 
