@@ -17,7 +17,7 @@ import yaml
 from support.bankmodule import make_bank_module
 
 from qbank.bank.load import INCREMENTAL_UP_TO, Kept, check_bank
-from qbank.live import lookalikecache
+from qbank.live import crossfile_update, lookalikecache
 from qbank.live.checkcache import StoredChecks
 from qbank.live.reload import BankCache
 from qbank.live.store import Store
@@ -368,3 +368,37 @@ def test_a_build_updates_the_pairs_the_last_build_kept(
         _assert_same_as_from_scratch(root, stored(), f"planted {planted['capped']}")
         assert joined == [1]
     assert Store(cache).get("lookalikes", name)["capped"] is False
+
+
+def test_a_first_serve_load_takes_the_pairs_a_build_kept(
+    generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mkdocs serve``'s first load with the persistent cache (``BankCache.stored``) takes
+    the near-duplicate pairs the last build kept, brought up to date, instead of joining
+    every prompt; the state it keeps in memory then serves each edit after it, and every
+    load finds the problems of a load from scratch."""
+    root = tmp_path / "content"
+    shutil.copytree(generated, root)
+    editor = Editor(root, 8)
+    _seed_pairs(editor, 6)
+    store = tmp_path / "cache"
+    _outcome(root, StoredChecks(Store(store)))  # a build fills the cache
+    joined: list[int] = []
+    join = lookalikecache.join_prompts
+    for module in (lookalikecache, crossfile_update):
+        monkeypatch.setattr(module, "join_prompts", lambda *a: joined.append(1) or join(*a))
+    editor.make_near()  # (a pull request merged since the build)
+    cache = BankCache()
+    cache.stored = Store(store)
+    problems = _assert_same_as_from_scratch(root, cache, "first serve load")
+    cache.stored = None
+    assert any("nearly the same prompt" in p for p in problems)
+    assert joined == [], "updated from the build's pairs, not joined again"
+    state = cache.derived.cross_file
+    steps = editor.steps()
+    updated = 0
+    for n in range(12):
+        state = cache.derived.cross_file
+        _assert_same_as_from_scratch(root, cache, f"step {n}: {next(steps)}")
+        updated += cache.derived.cross_file is state
+    assert updated >= 8, "the serve process's own state updated after the first load"

@@ -198,7 +198,17 @@ def join_prompts(
     """The near-duplicate pairs of ``found``, per locale in catalog order, by a join of all
     the compared prompts; with the join's input per locale, and whether the join left out
     candidates (see ``bounded_near_duplicates``)."""
-    token_sets: dict[str, PackedTokens] = {
+    token_sets = joined_prompts(found, locales, same)
+    joined = map_largest_apart(token_sets, _weight, _join, helper)
+    near = [(locale, pair) for locale in token_sets for pair in joined[locale][0]]
+    return near, token_sets, any(capped for _, capped in joined.values())
+
+
+def joined_prompts(
+    found: list[Found], locales: Iterable[str], same: dict[str, set[int]]
+) -> dict[str, PackedTokens]:
+    """The prompts a join compares, per locale: each compared one not left out, by index."""
+    return {
         locale: [
             (n, item.prompts[locale][1])
             for n, item in enumerate(found)
@@ -206,9 +216,6 @@ def join_prompts(
         ]
         for locale in locales
     }
-    joined = map_largest_apart(token_sets, _weight, _join, helper)
-    near = [(locale, pair) for locale in token_sets for pair in joined[locale][0]]
-    return near, token_sets, any(capped for _, capped in joined.values())
 
 
 def join_pairs(

@@ -30,7 +30,8 @@ from qbank.bank.progress import Report, no_progress
 from qbank.bank.rules import Checked, Found, QuestionChecker, option_keys, self_contained
 from qbank.bank.similarity import comparison_tokens, keys_of
 from qbank.bank.yamlfile import MAX_FILE_BYTES
-from qbank.live.lookalikecache import stored_join
+from qbank.live.crossfile_update import KeptPairs
+from qbank.live.lookalikecache import stored_join, stored_pairs
 from qbank.live.store import Store, key
 
 KIND = "checked"
@@ -97,6 +98,12 @@ class StoredLoading(Loading):
         """The problems between files, the near-duplicate pairs updated from those the last
         build kept (``lookalikecache``)."""
         return check_cross_file(bank, helper, self.lookalikes, stored_join(self.store, self.keys))
+
+    def pairs(self) -> KeptPairs:
+        """The near-duplicate pairs of this load's files, from those the last build kept
+        (``lookalikecache.stored_pairs``): for a first load under ``mkdocs serve``, which
+        keeps its own state of the comparison for the loads after it."""
+        return stored_pairs(self.store, self.keys)
 
 
 class _Topic:

@@ -33,6 +33,7 @@ join from scratch may leave out some among those look-alikes; the next join (mor
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -46,6 +47,7 @@ from qbank.bank.crossfile import (
     compared,
     cross_file_problems,
     join_prompts,
+    joined_prompts,
 )
 from qbank.bank.model import Catalog
 from qbank.bank.parallel import SecondProcess
@@ -61,12 +63,17 @@ from qbank.live.token_index import TokenIndex
 
 
 def update_cross_file(
-    previous: CrossFileState | None, up_to: int, bank: FoundBank, helper: SecondProcess
+    previous: CrossFileState | None,
+    up_to: int,
+    bank: FoundBank,
+    helper: SecondProcess,
+    kept: KeptPairs | None = None,
 ) -> tuple[list[Problem], CrossFileState]:
     """The problems between files, as ``qbank.bank.crossfile.check_cross_file`` finds them, from
     the state the previous load left (``previous``, which this may update in place), and the
     state for the next load. More than ``up_to`` changed questions: the pairs are joined
-    again."""
+    again, or with ``kept`` (the pairs and whether they come of a bounded join, for a first
+    load: ``lookalikecache.stored_pairs``) taken from there."""
     root, catalog, catalog_doc, found = bank
     locales = tuple(catalog.locales)
     if previous is not None and previous.locales != locales:
@@ -95,7 +102,11 @@ def update_cross_file(
             if near is not None:
                 states.append(previous)
                 return near
-        near, token_sets, capped = join_prompts(found, locales, same, helper)
+        if kept is not None:
+            near, capped = kept(found, locales, same, helper)
+            token_sets = joined_prompts(found, locales, same)
+        else:
+            near, token_sets, capped = join_prompts(found, locales, same, helper)
         states.append(
             CrossFileState.after_join(locales, found, token_sets, same, near, tally, capped)
         )
@@ -105,6 +116,13 @@ def update_cross_file(
     state = states[0]
     state.problems, state.prompts = locator.used_problems, locator.used_prompts
     return problems, state
+
+
+KeptPairs = Callable[
+    [list[Found], tuple[str, ...], dict[str, set[int]], SecondProcess], tuple[list[Near], bool]
+]
+"""The near-duplicate pairs from elsewhere, and whether they come of a join that bounded its
+work (``lookalikecache.stored_pairs``)."""
 
 
 class KeptLocator(Locator):

@@ -29,7 +29,7 @@ from qbank.bank.load import INCREMENTAL_UP_TO
 from qbank.bank.parallel import SecondProcess
 from qbank.bank.rules import Found
 from qbank.bank.similarity import NEAR_DUPLICATE_THRESHOLD
-from qbank.live.crossfile_update import Changes, NearPair, update_pairs
+from qbank.live.crossfile_update import Changes, KeptPairs, NearPair, update_pairs
 from qbank.live.store import Store, key
 from qbank.live.token_index import TokenIndex
 
@@ -53,17 +53,18 @@ class _Kept:
         self.indexes = indexes
 
 
-def stored_join(store: Store, keys: Mapping[str, str]) -> Join:
-    """A ``Join`` that updates the pairs ``store`` kept from the last build where it can, and
-    keeps the pairs it finds for the next one. ``keys``: each question file's key (a file
-    without one counts as changed)."""
+def stored_pairs(store: Store, keys: Mapping[str, str]) -> KeptPairs:
+    """The near-duplicate pairs, updated from those ``store`` kept from the last build where
+    it can (else joined), kept for the next one; and whether a join bounded its work (its
+    pairs are then joined again by the next load). ``keys``: each question file's key (a
+    file without one counts as changed)."""
 
-    def join(
+    def pairs_of(
         found: list[Found],
         locales: tuple[str, ...],
         same: dict[str, set[int]],
         helper: SecondProcess,
-    ) -> list[Near]:
+    ) -> tuple[list[Near], bool]:
         name = key(KIND, *locales)
         near = _updated(store.get(KIND, name), found, locales, same, keys)
         capped = False
@@ -82,9 +83,15 @@ def stored_join(store: Store, keys: Mapping[str, str]) -> Join:
                 "pairs": pairs,
             },
         )
-        return near
+        return near, capped
 
-    return join
+    return pairs_of
+
+
+def stored_join(store: Store, keys: Mapping[str, str]) -> Join:
+    """``stored_pairs`` as a ``Join`` (the pairs alone)."""
+    pairs_of = stored_pairs(store, keys)
+    return lambda found, locales, same, helper: pairs_of(found, locales, same, helper)[0]
 
 
 def _updated(

@@ -35,7 +35,7 @@ _PATH = operator.itemgetter(0)
 class IncrementalLoading(Loading):
     """The stages of a load, with what ``cache`` kept from the previous one."""
 
-    def __init__(self, cache: FileCache[Checked], behind: Loading | None = None) -> None:
+    def __init__(self, cache: FileCache[Checked], behind: StoredLoading | None = None) -> None:
         self.cache = cache
         self.behind = behind  # where the files the cache does not hold are checked
 
@@ -88,10 +88,14 @@ class IncrementalLoading(Loading):
         return cast(list[Checked], results)  # every None replaced
 
     def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
-        """The problems between files, updated from the previous load's."""
+        """The problems between files, updated from the previous load's (a first load: the
+        near-duplicate pairs from those the persistent cache kept, where it is given)."""
         memory = self.cache.derived
         previous, memory.cross_file = memory.cross_file, None
-        problems, memory.cross_file = update_cross_file(previous, INCREMENTAL_UP_TO, bank, helper)
+        kept = self.behind.pairs() if self.behind is not None and previous is None else None
+        problems, memory.cross_file = update_cross_file(
+            previous, INCREMENTAL_UP_TO, bank, helper, kept
+        )
         return problems
 
     def order(self, catalog: Catalog, entries: list[Entry]) -> list[Entry]:
