@@ -581,6 +581,17 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     again.build()
     assert set((tmp_path / "w" / "checked").rglob("*.json")) == kept_before  # none made anew
     assert digests(tmp_path / "watch2") == digests(tmp_path / "cold")
+    # the first build's index came from the cache, its state from the background: the
+    # next edit is written in place, as a cold build of the edited bank has it
+    assert again.index is not None
+    assert again.index.wait(timeout=60)
+    assert set(again.index.served) == locales
+    translate(content, rng, 9)
+    again.build()
+    assert again.index.wait(timeout=60)
+    TreeBuilder(content, tmp_path / "cold2", config, cache=False).build()
+    assert digests(tmp_path / "watch2") == digests(tmp_path / "cold2")
+    assert digests(tmp_path / "cold2") != digests(tmp_path / "cold")  # (the edit showed)
 
 
 def serve_first_build(

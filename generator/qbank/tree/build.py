@@ -546,10 +546,15 @@ class TreeBuilder:
             practice = len(parts) > 5 and parts[3] == "practice" and parts[4] not in fields
             return parts[1] not in locales or practice
 
-        files = tree_files(bank, [site], user, fields, own, locales, search=False)
+        # the first build of a session writes the index from the persistent cache, as a
+        # one-off build does; ``self.index`` keeps it up to date after that
+        cached_index = self.index is None and store.enabled
+        files = tree_files(
+            bank, [site], user, fields, own, locales, search=cached_index, store=store
+        )
         report = sync(self.out, files, lambda path: untouched(path) or _offline_file(path))
         session.published(bank, site, options)
-        report.written += self._index(bank, options.page_size)
+        report.written += self._index(bank, options.page_size, written=cached_index)
         self._offline(bank, offline)
         return report
 
@@ -574,15 +579,19 @@ class TreeBuilder:
         for path in [docs / WORKER, *docs.glob(f"*/{MANIFEST_DIR}/*.json")]:
             path.unlink(missing_ok=True)
 
-    def _index(self, bank: Bank, page_size: int) -> list[str]:
-        """Bring the search index up to ``bank``: written whole the first time, then an
-        edit's few files at once, a locale whose questions were added, removed or moved
-        rebuilt in the background (``qbank.search.LiveIndex``, as under ``mkdocs serve``).
-        The files written before it returns (relative to the tree)."""
-        docs = self.session.search_docs(bank, question_url(bank, page_size))
+    def _index(self, bank: Bank, page_size: int, *, written: bool = False) -> list[str]:
+        """Bring the search index up to ``bank``: written whole the first time (``written``:
+        it is already, from the persistent cache: its documents and state are made in the
+        background), then an edit's few files at once, a locale whose questions were added,
+        removed or moved rebuilt in the background (``qbank.search.LiveIndex``, as under
+        ``mkdocs serve``). The files written before it returns (relative to the tree)."""
+        if self.index is not None and self.session.docs.owed:
+            self.index.wait()  # (the first build's documents: made before the edit's)
+        locales = bank.catalog.locales if written else ()
+        docs = self.session.search_docs(bank, question_url(bank, page_size), later=locales)
         if self.index is None:
             self.index = LiveIndex(self.out / DOCS)
-            self.index.first(docs)
+            self.index.first(docs, locales)
         else:
             self.index.rebuilt(docs)
         wrote, self.index.wrote = self.index.wrote, []
