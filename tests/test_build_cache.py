@@ -12,6 +12,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -419,6 +420,7 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
         for n, (digest, html) in enumerate(kept_html)
     ]
     Store(warm / CACHE).put("markup", markup.stem, planted)
+    shutil.rmtree(warm / CACHE / "pages")  # (pages are keyed by their questions' inputs)
     build(warm, content)
     # (the prompt's first paragraph is in its heading, which the headings entry keeps)
     assert any(
@@ -427,6 +429,7 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     Store(warm / CACHE).put(
         "markup", markup.stem, [[digest, html[1:]] for digest, html in kept_html]
     )
+    shutil.rmtree(warm / CACHE / "pages")  # (made from the planted HTML, trusted as it is)
     build(warm, content)
     same_sites(warm, cold)
     made = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
@@ -652,6 +655,9 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
         for n, (digest, html) in enumerate(kept)
     ]
     Store(tmp_path / CACHE).put("markup", markup.stem, planted)
+    # (the page cache keys a page by its questions' inputs, not their HTML: without its
+    # entries every page is rendered, from the planted HTML)
+    shutil.rmtree(tmp_path / CACHE / "pages")
     _log, shown = serve_first_build(tmp_path, "planted", port, find="-from-the-cache</p>")
     assert shown
     markup.unlink()

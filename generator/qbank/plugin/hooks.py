@@ -68,7 +68,7 @@ from qbank.plugin.templatecode import TemplateCode
 from qbank.plugin.watch import EventHold, watch_bank
 from qbank.site.minify import compact_page
 from qbank.site.offline import write_site_offline, write_worker
-from qbank.site.render import RenderedSite, RenderOptions
+from qbank.site.render import RenderedSite, RenderOptions, Slot
 from qbank.site.sitemaps import write_locale_sitemaps
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import ASSETS, LAZY_ASSETS
@@ -239,6 +239,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             title_pages_built_elsewhere(nav, config)
         if self.building is not None:
             self.markdown.begin(self.store, config, files, self.pages.allowed(config))
+            self.pages.prepare(self.store, config)
         return nav
 
     @event_priority(-100)  # after every other plugin's (the tags listings are made)
@@ -293,7 +294,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             html = insert_html(html, shared.site.html)
         if "qbank:question:" not in html:
             return html
-        return insert_questions(html, page, config, shared.site.blocks)
+        if not self.pages.defer:
+            return insert_questions(html, page, config, shared.site.blocks)
+        slots: list[Slot] = []  # (their HTML put in when the page is rendered, if it is)
+        html = insert_questions(html, page, config, shared.site.blocks, slots)
+        self.pages.bodies[page.file.src_uri] = slots
+        return html
 
     @event_priority(100)  # before any other plugin sees the page's context
     def _own_template(

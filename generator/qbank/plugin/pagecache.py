@@ -36,6 +36,7 @@ from mkdocs.structure.nav import Link, Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 
+from qbank.live.markupcache import LIBRARIES
 from qbank.live.pagecache import (
     Converted,
     ConvertedPages,
@@ -49,8 +50,9 @@ from qbank.live.pagecache import (
 )
 from qbank.live.store import Store, versions_of
 from qbank.plugin import report
+from qbank.plugin.pages import fill_bodies
 from qbank.site import strings
-from qbank.site.render import PLACEHOLDER, PLACEHOLDER_NUMBER
+from qbank.site.render import PLACEHOLDER, PLACEHOLDER_NUMBER, Slot
 
 TEMPLATE = "qbank-kept-page.html"
 SLOT = "qbank_page"  # the context key the template writes
@@ -71,6 +73,10 @@ KNOWN_PLUGINS = frozenset(
         "material/optimize",
     }
 )
+# Plugins that read a page's HTML before qbank's page cache renders it (Material's search
+# indexes it from the page's context, ``typeset`` reads its headings): with one of them, a
+# page's question HTML is put in before they run instead of only when the page is rendered.
+READ_CONTENT = frozenset({"search", "material/search", "material/typeset"})
 # The context MkDocs makes (``get_context``), read by the key in its own way.
 _STANDARD = frozenset({"nav", "pages", "config", "page", "build_date_utc", SLOT})
 # Settings that say where a build reads and writes, not what a page shows.
@@ -146,7 +152,12 @@ def build_digest(config: MkDocsConfig) -> tuple[str, Reads]:
             reads = _merged(reads, package_reads(folder))
     templates, reads = folder_digest(own, reads)
     strings_digest, _ = folder_digest([strings.STRINGS_DIR], Reads())
-    versions = [mkdocs.__version__, *versions_of("mkdocs-material"), jinja2.__version__]
+    versions = [
+        mkdocs.__version__,
+        *versions_of("mkdocs-material"),
+        jinja2.__version__,
+        *versions_of(*LIBRARIES),  # (a question's HTML: pages may be keyed by its inputs)
+    ]
     inputs = [
         settings,
         plugins,
@@ -184,6 +195,20 @@ class KeptPages:
         self._pages: tuple[Any, str] = (None, "")
         self._kept: tuple[Page, str] | None = None  # the page being built, its kept HTML
         self._pending: tuple[Page, str] | None = None  # the page being built, its key
+        # Pages whose question HTML waits for the page to be rendered (``defer``): their
+        # slots in order, by source path (``pages.insert_questions``'s ``deferred``).
+        self.defer = False
+        self.bodies: dict[str, list[Slot]] = {}
+
+    def prepare(self, store: Store, config: MkDocsConfig) -> None:
+        """Before this build's pages are read (``on_nav``): whether their question HTML may
+        wait until each page is rendered, as the page cache can then key the page by its
+        questions' inputs (``Slot.inputs``) and a kept page never makes it (nor holds it in
+        memory while every other page is read)."""
+        self.bodies = {}
+        self.defer = (
+            store.enabled and self.allowed(config) and not (READ_CONTENT & set(config.plugins))
+        )
 
     def begin(
         self,
@@ -240,13 +265,17 @@ class KeptPages:
 
     def render(self, context: dict[str, Any], page: Page) -> None:
         """Fill ``context[SLOT]``: nothing when the page's HTML is kept (``finish`` writes
-        it), else the page's own template rendered with ``context``."""
+        it), else the page's own template rendered with ``context`` (its question HTML put
+        in first, where it waited)."""
         self._kept = self._pending = None
+        slots = self.bodies.pop(page.file.src_uri, None)
         if page.file.src_uri not in self.templates:
+            if slots is not None:
+                page.content = fill_bodies(page.content or "", slots)
             return
         assert self.env is not None
         own = self.templates[page.file.src_uri] or "main.html"
-        name = self._key(context, page, own)
+        name = self._key(context, page, own, slots or [])
         if name is not None and self.cache is not None:
             html = self.cache.get(name, page.url)
             if html is not None:
@@ -254,13 +283,20 @@ class KeptPages:
                 context[SLOT] = ""
                 return
             self._pending = (page, name)
+        if slots is not None:
+            page.content = fill_bodies(page.content or "", slots)
         context[SLOT] = self.env.get_template(own).render(context)
 
-    def _key(self, context: dict[str, Any], page: Page, template: str) -> str | None:
-        """The page's key, or None when its context holds a value the key cannot read."""
+    def _key(
+        self, context: dict[str, Any], page: Page, template: str, slots: list[Slot]
+    ) -> str | None:
+        """The page's key, or None when its context holds a value the key cannot read. Its
+        HTML is read as it is (its questions' HTML in it, or their marks with ``slots``,
+        whose inputs are read instead)."""
         assert self.cache is not None
         try:
             own = [
+                [slot.inputs for slot in slots],
                 template,
                 self._nav_digest(context["nav"]),
                 self._pages_digest(context["pages"]) if self.reads.pages else "",

@@ -121,12 +121,34 @@ def insert_html(html: str, kept: Mapping[str, str]) -> str:
     return _HTML_PARAGRAPH.sub(lambda m: kept.get(m.group(1), m.group(0)), html)
 
 
+BODY = "<!--qbank:body-->"
+"""Where a question's HTML goes once the page is rendered (``insert_questions``'s
+``deferred``); qbank's pages hold no other comment of this text (a catalog name is
+escaped)."""
+
+
+def fill_bodies(html: str, slots: Sequence[Slot]) -> str:
+    """``html`` with the question HTML of ``slots`` in its ``BODY`` marks, in order."""
+    parts = html.split(BODY)
+    if len(parts) != len(slots) + 1:
+        raise AssertionError(f"{len(parts) - 1} question marks for {len(slots)} questions")
+    out = [parts[0]]
+    for slot, after in zip(slots, parts[1:], strict=True):
+        out += (slot.html, after)
+    return "".join(out)
+
+
 def insert_questions(
-    html: str, page: Page, config: MkDocsConfig, blocks: Sequence[tuple[Slot, ...]]
+    html: str,
+    page: Page,
+    config: MkDocsConfig,
+    blocks: Sequence[tuple[Slot, ...]],
+    deferred: list[Slot] | None = None,
 ) -> str:
     """Put each run of questions where its placeholder is: headings written as the toc
     extension would (permalink included), and added to ``page.toc`` under the heading that
-    precedes the run."""
+    precedes the run. With ``deferred``, each question's HTML is a ``BODY`` mark and its
+    slot goes to ``deferred`` (``fill_bodies`` puts the HTML in)."""
     toc_config = config.mdx_configs.get("toc", {})
     permalink = toc_config.get("permalink", False)
     symbol = "&para;" if permalink is True else str(permalink) if permalink else ""
@@ -149,9 +171,10 @@ def insert_questions(
                 if symbol
                 else ""
             )
-            out.append(
-                f'<h{slot.level} id="{slot.anchor}">{title}{link}</h{slot.level}>\n{slot.html}\n'
-            )
+            if deferred is not None:
+                deferred.append(slot)
+            body = BODY if deferred is not None else slot.html
+            out.append(f'<h{slot.level} id="{slot.anchor}">{title}{link}</h{slot.level}>\n{body}\n')
             item = AnchorLink(escape(slot.title), slot.anchor, slot.level)
             (parent.children if parent is not None else page.toc.items).append(item)
     out.append(html[at:])

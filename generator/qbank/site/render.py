@@ -127,6 +127,15 @@ class Slot:
     make: Callable[..., str] = field(compare=False, repr=False)
     title_html: str = ""  # the heading's HTML (inline code kept); empty: ``title`` escaped
     markdown: str = ""  # the heading's Markdown (``Heading.markdown``)
+    made_of: Callable[..., str] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def inputs(self) -> str:
+        """What the question's HTML is made from beyond the settings, interface strings and
+        libraries of the build (``_Renderer.question_inputs``): the page cache keys a page
+        by it instead of by the HTML, which a page it keeps then never makes."""
+        assert self.made_of is not None, "a slot made without its inputs"
+        return self.made_of(self.entry, self.locale)
 
     @property
     def heading(self) -> str:
@@ -415,28 +424,16 @@ class _Renderer:
         cached = self._bodies.get(key)
         if cached is not None and cached[0] is entry:
             return cached[1]
-        q = entry.question
-        prefix = image_prefix(entry)
-
-        def markup(texts: Mapping[str, str] | None) -> str:
-            return self.html(texts[locale], prefix) if texts and locale in texts else ""
-
-        prompt = markup(q.prompt)
+        texts, options = self.texts_html(entry, locale)
         whole = self.heading_of(entry, locale).whole
         if whole:  # the heading holds the first paragraph
-            prompt = without_first_paragraph(prompt)
+            texts["prompt"] = without_first_paragraph(texts["prompt"])
         result = question_body(
             entry,
             strings_for(locale),
             {k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities},
-            {
-                "prompt": prompt,
-                "explanation": markup(q.explanation),
-                "assesses": markup(q.assesses),
-                "model_answer": markup(q.model_answer),
-                "hint": markup(q.hint),
-            },
-            [(k, markup(v)) for k, v in (q.options or {}).items()],
+            texts,
+            options,
             self.links(entry, locale),
             self.stale_note(entry, locale),
             after_title=whole,
@@ -444,6 +441,26 @@ class _Renderer:
         if self._cache is not None:
             self._cache.keep(key, entry, result)
         return result
+
+    def texts_html(self, entry: Entry, locale: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+        """The HTML of a question's texts in ``locale`` (prompt, explanation, assesses, model
+        answer, hint; empty where it has none) and of each option, by key."""
+        q = entry.question
+        prefix = image_prefix(entry)
+
+        def markup(texts: Mapping[str, str] | None) -> str:
+            return self.html(texts[locale], prefix) if texts and locale in texts else ""
+
+        return (
+            {
+                "prompt": markup(q.prompt),
+                "explanation": markup(q.explanation),
+                "assesses": markup(q.assesses),
+                "model_answer": markup(q.model_answer),
+                "hint": markup(q.hint),
+            },
+            [(k, markup(v)) for k, v in (q.options or {}).items()],
+        )
 
     def stale_note(self, entry: Entry, locale: str) -> dict[str, str] | None:
         """Where the source of a possibly out-of-date translation is (None when current)."""
@@ -479,6 +496,31 @@ class _Renderer:
         ]
         return f"<div {' '.join(attributes)}>\n{self.body(entry, locale)}</div>"
 
+    def question_inputs(self, entry: Entry, locale: str) -> str:
+        """Everything ``question_html`` makes a question's HTML of, but the interface strings,
+        the conversion's libraries and qbank's code (the page cache's build key holds those):
+        the file's bytes and place, the locale, the options, the level names, the note of an
+        out-of-date translation and whether the heading holds the first paragraph. (Its
+        texts' HTML is a function of the file's bytes and the libraries; the persistent
+        cache's, ``live.markupcache``, is trusted as the page cache's own HTML is.)"""
+        o = self.options
+        levels = [self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities]
+        return json.dumps(
+            [
+                entry.digest,
+                entry.file,
+                entry.id,
+                [entry.field, entry.specialization, entry.topic, entry.slug],
+                locale,
+                [o.edit_url, o.report_url, o.report_template, o.content_dir, o.page_size],
+                entry.seniorities,
+                levels,
+                self.stale_note(entry, locale),
+                self.heading_of(entry, locale).whole,
+            ],
+            ensure_ascii=False,
+        )
+
     def questions(
         self, site: RenderedSite, entries: list[Entry], locale: str, level: int
     ) -> list[tuple[str, str]]:
@@ -493,7 +535,17 @@ class _Renderer:
         headings = [self.heading_of(e, locale) for e in entries]
         site.blocks.append(
             tuple(
-                Slot(level, f"h-{e.id}", h.text, e, locale, self.question_html, h.html, h.markdown)
+                Slot(
+                    level,
+                    f"h-{e.id}",
+                    h.text,
+                    e,
+                    locale,
+                    self.question_html,
+                    h.html,
+                    h.markdown,
+                    self.question_inputs,
+                )
                 for e, h in zip(entries, headings, strict=True)
             )
         )
