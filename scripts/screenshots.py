@@ -79,6 +79,15 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request the browser gave up on (it went on to the next page before a file was
+        whole) is no error of the site's: said by nothing, not by a traceback."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def build(config: Path, site: Path) -> None:
     """``mkdocs build`` of ``config`` into ``site``; exit with mkdocs' output on failure."""
     result = subprocess.run(
@@ -285,7 +294,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         build(options.config.resolve(), site)
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=site))
+        httpd = _Server(("127.0.0.1", 0), partial(_Quiet, directory=site))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         try:
             only = set(filter(None, options.only.split(","))) or None
