@@ -373,6 +373,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         serve = self.serve
         forked = set(self.locales.running)  # locales whose data files their process wrote
         early = serve is not None and bool(forked)  # (only a first build forks)
+        # the indexes serve's first build writes as under build, then takes over
+        taken = {*forked, shared.locale} if self.store.enabled else forked
         # (serve's first build: background work held while it indexes, as it would share
         # this process's one running thread with the index it writes)
         with background.hold() if early else contextlib.nullcontext():
@@ -382,10 +384,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     # build (the others' by whichever process is free first) and taken
                     # over in the background once this build is done
                     serve.data_files(site_dir, shared, written_by_locales=forked)
-                    write_search_index(
-                        bank, shared.locale, site_dir, self.topic_url, store=self.store
-                    )
-                    serve.search(bank, self.topic_url, site_dir, indexed={*forked, shared.locale})
+                    if self.store.enabled:  # (without the cache, its documents made once)
+                        write_search_index(
+                            bank, shared.locale, site_dir, self.topic_url, store=self.store
+                        )
+                    serve.search(bank, self.topic_url, site_dir, indexed=taken)
                 extra = (
                     self.locales.index_here(
                         bank, scratch, self.topic_url, shares=self.offline, store=self.store
@@ -420,7 +423,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.options.page_size,
         )
         if serve is not None and early:
-            serve.take_indexes(site_dir, {*forked, shared.locale})
+            serve.take_indexes(site_dir, taken)
         elif serve is not None:
             serve.search(bank, self.topic_url, site_dir)
 

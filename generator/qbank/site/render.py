@@ -424,16 +424,28 @@ class _Renderer:
         cached = self._bodies.get(key)
         if cached is not None and cached[0] is entry:
             return cached[1]
-        texts, options = self.texts_html(entry, locale)
+        q = entry.question
+        prefix = image_prefix(entry)
+
+        def markup(texts: Mapping[str, str] | None) -> str:
+            return self.html(texts[locale], prefix) if texts and locale in texts else ""
+
+        prompt = markup(q.prompt)
         whole = self.heading_of(entry, locale).whole
         if whole:  # the heading holds the first paragraph
-            texts["prompt"] = without_first_paragraph(texts["prompt"])
+            prompt = without_first_paragraph(prompt)
         result = question_body(
             entry,
             strings_for(locale),
             {k: self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities},
-            texts,
-            options,
+            {
+                "prompt": prompt,
+                "explanation": markup(q.explanation),
+                "assesses": markup(q.assesses),
+                "model_answer": markup(q.model_answer),
+                "hint": markup(q.hint),
+            },
+            [(k, markup(v)) for k, v in (q.options or {}).items()],
             self.links(entry, locale),
             self.stale_note(entry, locale),
             after_title=whole,
@@ -441,26 +453,6 @@ class _Renderer:
         if self._cache is not None:
             self._cache.keep(key, entry, result)
         return result
-
-    def texts_html(self, entry: Entry, locale: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
-        """The HTML of a question's texts in ``locale`` (prompt, explanation, assesses, model
-        answer, hint; empty where it has none) and of each option, by key."""
-        q = entry.question
-        prefix = image_prefix(entry)
-
-        def markup(texts: Mapping[str, str] | None) -> str:
-            return self.html(texts[locale], prefix) if texts and locale in texts else ""
-
-        return (
-            {
-                "prompt": markup(q.prompt),
-                "explanation": markup(q.explanation),
-                "assesses": markup(q.assesses),
-                "model_answer": markup(q.model_answer),
-                "hint": markup(q.hint),
-            },
-            [(k, markup(v)) for k, v in (q.options or {}).items()],
-        )
 
     def stale_note(self, entry: Entry, locale: str) -> dict[str, str] | None:
         """Where the source of a possibly out-of-date translation is (None when current)."""
