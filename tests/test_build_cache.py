@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
-from sitebuild import QUESTIONS, write_small_bank
+from sitebuild import QUESTIONS, plant_near_duplicates, write_small_bank
 from support.searchdocs import weighed
 
 from qbank.live import store
@@ -229,10 +229,12 @@ def test_a_warm_build_writes_what_a_cold_build_writes(tmp_path: Path, seed: int)
     build(warm, content)
     assert entries(warm), "the first build kept nothing"
     assert entries(warm, "pages"), "no page was kept"
+    plant_near_duplicates(content)  # (then compared from the pairs the first build kept)
     steps = rng.sample(SETTINGS, len(SETTINGS))
     steps.append("version")  # (last: every entry is made again)
     settings: dict[str, Any] = {}  # (a setting stays, as a project's would)
     strings = ""
+    seen_lookalikes = False
     for n, step in enumerate(steps):
         # (edits only in steps of their own: a setting's change alone must show, not be
         # hidden by a catalog edit that changes every page's menu)
@@ -249,10 +251,21 @@ def test_a_warm_build_writes_what_a_cold_build_writes(tmp_path: Path, seed: int)
         elif step == "markdown":
             settings["markdown_extensions"] = ["abbr", {"toc": {"permalink": True}}]
         version = "0.0.0-other" if step == "version" else ""
-        build(warm, content, version=version, strings=strings, **settings)
-        build(cold, content, version=version, strings=strings, qbank={"cache": False}, **settings)
+        warm_log = build(warm, content, version=version, strings=strings, **settings)
+        cold_log = build(
+            cold, content, version=version, strings=strings, qbank={"cache": False}, **settings
+        )
         same_sites(warm, cold)
+        # (the warm build compares prompts after the load, from the pairs it kept)
+        assert lookalikes(warm_log) == lookalikes(cold_log)
+        seen_lookalikes = seen_lookalikes or bool(lookalikes(warm_log))
+    assert seen_lookalikes, "no edit made a near-duplicate: the comparison went untested"
     assert not (cold / ".cache").exists()
+
+
+def lookalikes(log: str) -> list[str]:
+    """The near-duplicate warnings of a build's log, as the content folder names them."""
+    return [line.split("-  ", 1)[-1] for line in log.splitlines() if "nearly the same" in line]
 
 
 def kept_and_rendered(log: str) -> tuple[int, int]:

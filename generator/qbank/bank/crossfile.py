@@ -112,6 +112,9 @@ class LaterLookalikes:
 
     def __init__(self) -> None:
         self._compare: Callable[[SecondProcess], list[Problem]] | None = None
+        # an update of pairs kept from an earlier comparison, not a join of every prompt:
+        # cheap enough to come after the bank on any machine (set by the load's stages)
+        self.light = False
 
     def hold(self, compare: Callable[[SecondProcess], list[Problem]]) -> None:
         """Keep the comparison ``compare`` (given the helper process it may use) for later."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from qbank.bank.crossfile import FoundBank, check_cross_file
 from qbank.bank.listing import QuestionFile
-from qbank.bank.load import Loading
+from qbank.bank.load import INCREMENTAL_UP_TO, Loading
 from qbank.bank.loaded import Entry
 from qbank.bank.model import Question
 from qbank.bank.parallel import SecondProcess, check_files
@@ -43,6 +43,8 @@ class StoredLoading(Loading):
     def __init__(self, store: Store) -> None:
         self.store = store
         self.keys: dict[str, str] = {}  # each checked question file's key (``Found.file``)
+        # the comparison keys still to make of the kept results taken (``_restored``)
+        self.owed: list[tuple[dict[str, Any], dict[str, Any]]] = []
 
     def checked(
         self,
@@ -75,11 +77,13 @@ class StoredLoading(Loading):
             name = key(context, shown, field_key, topic_key, raw)
             names.append(name)
             kept = topic.take(name, path)
-            result = None if kept is None else _restored(kept, checker)
+            result = None if kept is None else _restored(kept, checker, self.owed)
             if result is not None:
                 topic.keep(name, path, kept)
             results.append(result)
         missing = [n for n, result in enumerate(results) if result is None]
+        if self.lookalikes is not None:  # (few files checked: the kept pairs are updated)
+            self.lookalikes.light = len(missing) <= INCREMENTAL_UP_TO
         made = check_files(checker, [files[n] for n in missing], helper, progress)
         for n, checked in zip(missing, made, strict=True):
             results[n] = checked
@@ -96,14 +100,30 @@ class StoredLoading(Loading):
 
     def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
         """The problems between files, the near-duplicate pairs updated from those the last
-        build kept (``lookalikecache``)."""
-        return check_cross_file(bank, helper, self.lookalikes, stored_join(self.store, self.keys))
+        build kept (``lookalikecache``); the kept results' comparison keys made when the
+        pairs are (``mkdocs build`` compares after the bank is loaded)."""
+        join = stored_join(self.store, self.keys)
+
+        def keyed_join(*args: Any) -> Any:
+            self.make_keys()
+            return join(*args)
+
+        return check_cross_file(bank, helper, self.lookalikes, keyed_join)
 
     def pairs(self) -> KeptPairs:
         """The near-duplicate pairs of this load's files, from those the last build kept
         (``lookalikecache.stored_pairs``): for a first load under ``mkdocs serve``, which
         keeps its own state of the comparison for the loads after it."""
         return stored_pairs(self.store, self.keys)
+
+    def make_keys(self) -> None:
+        """Make the comparison keys of the kept results taken so far (``Found.prompts``:
+        ``(hash, None)`` until then; hashes of the prompts' tokens, a third of restoring a
+        result, that only the near-duplicate comparison reads)."""
+        owed, self.owed = self.owed, []
+        for prompts, kept in owed:
+            for locale, (norm, tokens) in kept.items():
+                prompts[locale] = keys_of(norm, tokens.split(" ") if tokens else ())
 
 
 class _Topic:
@@ -191,8 +211,12 @@ def _kept(checked: Checked) -> dict[str, Any]:
     }
 
 
-def _restored(kept: Any, checker: QuestionChecker) -> Checked | None:
-    """A kept result as the checks make it; None when the entry does not have its shape."""
+def _restored(
+    kept: Any, checker: QuestionChecker, owed: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> Checked | None:
+    """A kept result as the checks make it, but for its prompts' comparison keys (owed: the
+    prompts' hashes only, ``StoredLoading.make_keys``); None when the entry does not have
+    its shape."""
     try:
         problems = [
             Problem(path, line, col, k, message, hint, Severity(severity))
@@ -219,17 +243,9 @@ def _restored(kept: Any, checker: QuestionChecker) -> Checked | None:
         )
     except (KeyError, TypeError, ValueError):  # (pydantic's ValidationError is a ValueError)
         return None
-    found = Found(
-        question.id,
-        file,
-        field_key,
-        topic_key,
-        {
-            locale: keys_of(norm, tokens.split(" ") if tokens else ())
-            for locale, (norm, tokens) in prompts.items()
-        },
-        option_keys(question),
-    )
+    keys: dict[str, Any] = {locale: (hash(norm), None) for locale, (norm, _) in prompts.items()}
+    owed.append((keys, prompts))
+    found = Found(question.id, file, field_key, topic_key, keys, option_keys(question))
     return problems, found, entry
 
 

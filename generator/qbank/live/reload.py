@@ -92,6 +92,8 @@ class IncrementalLoading(Loading):
         near-duplicate pairs from those the persistent cache kept, where it is given)."""
         memory = self.cache.derived
         previous, memory.cross_file = memory.cross_file, None
+        if self.behind is not None:
+            self.behind.make_keys()  # (this load compares at once)
         kept = self.behind.pairs() if self.behind is not None and previous is None else None
         problems, memory.cross_file = update_cross_file(
             previous, INCREMENTAL_UP_TO, bank, helper, kept

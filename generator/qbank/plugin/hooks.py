@@ -396,8 +396,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     if serve is None or early
                     else {}
                 )
-                # the near-duplicate warnings, sent after the bank (``loading.py``)
-                report.problems(self.loaded.warnings(), fatal=False)
                 failed = self.locales.collect(
                     site_dir,
                     bank.catalog.locales[1:],
@@ -460,6 +458,10 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 phase(started, "offline files: build %s", made.build)
             self.staged.publish(config, self.started)  # (a failure: on_build_error discards it)
             self.staged = None
+            # the near-duplicate warnings (INFO lines: never strict mode's), compared while
+            # the site was built (``loading.py``; before the prune: the comparison reads and
+            # writes its cache entry)
+            report.problems(self.loaded.warnings(), fatal=False)
             self.store.prune()  # what this build did not use
 
     on_post_build = CombinedEvent(_build_locales, _publish)

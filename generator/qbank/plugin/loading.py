@@ -1,12 +1,15 @@
-"""Loading the bank for ``mkdocs build``: in a forked process that sends it back pickled.
+"""Loading the bank for ``mkdocs build``.
 
-Checking a bank leaves the heap fragmented (memory freed between the bank's objects that
-the process cannot give back), and every process of the build holds the bank, so it arrives
-compact, unpickled here as it is pickled there. Where a core would be idle during the build
+Without the persistent cache, in a forked process that sends it back pickled: checking a
+bank leaves the heap fragmented (memory freed between the bank's objects that the process
+cannot give back), and every process of the build holds the bank, so it arrives compact,
+unpickled here as it is pickled there. Where a core would be idle during the build
 (``idle_core``), the near-duplicate comparison comes after (``LaterLookalikes``): the
-process sends the bank, then compares prompts while this one builds, and its warnings are
-logged once this process has built its own locale (``Loaded.warnings``). (``mkdocs serve``
-loads in its own process: its cache of checked files must live there; see ``serve.py``.)
+process sends the bank, then compares prompts while this one builds. With the cache, in
+this process (``_load_here``: most results are restored, not checked), the comparison in a
+forked process after it where it is light. Either way its warnings are logged once the
+site is published (``Loaded.warnings``). (``mkdocs serve`` loads in its own process: its
+cache of checked files must live there; see ``serve.py``.)
 """
 
 from __future__ import annotations
@@ -32,14 +35,22 @@ class Loaded:
     """The loading process once it has sent the bank: its near-duplicate warnings are still
     to come (compared before the bank was sent, or being compared now: ``idle_core``)."""
 
-    def __init__(self, pid: int | None = None, incoming: IO[bytes] | None = None) -> None:
+    def __init__(
+        self,
+        pid: int | None = None,
+        incoming: IO[bytes] | None = None,
+        ready: list[Problem] | None = None,
+    ) -> None:
         self.pid = pid
         self.incoming = incoming
+        self.ready = ready or []  # (compared before the bank was handed over)
 
     def warnings(self) -> list[Problem]:
-        """The near-duplicate warnings, once the loading process has sent them (it ends)."""
+        """The near-duplicate warnings, once the process comparing prompts has sent them (it
+        ends)."""
         if self.incoming is None:
-            return []
+            ready, self.ready = self.ready, []
+            return ready
         value = _received(self.incoming, self.pid, "comparing prompts")
         self.incoming.close()
         self.incoming = None
@@ -61,10 +72,13 @@ class Loaded:
 
 
 def load_compact(content_root: Path, cache: Kept | None = None) -> tuple[Bank, Loaded]:
-    """``load_bank(content_root, cache)``, in a child process where this process may fork;
-    the near-duplicate warnings from ``Loaded.warnings``."""
+    """``load_bank(content_root, cache)``: in a child process where this process may fork
+    (without ``cache``), else here (``_load_here``); the near-duplicate warnings from
+    ``Loaded.warnings``."""
     if not fork_is_safe():
         return load_bank(content_root, cache), Loaded()
+    if cache is not None:
+        return _load_here(content_root, cache)
     read, write = os.pipe()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
@@ -84,6 +98,39 @@ def load_compact(content_root: Path, cache: Kept | None = None) -> tuple[Bank, L
         raise ContentError(value)
     assert isinstance(value, Bank)
     return value, Loaded(pid, incoming)
+
+
+def _load_here(content_root: Path, cache: Kept) -> tuple[Bank, Loaded]:
+    """The load with the persistent cache, in this process: most results come from the
+    cache (no heap fragmented by checking), and the bank is not sent over (pickling and
+    unpickling it cost 1.5 s at 30,000 questions x 3 locales). The near-duplicate comparison
+    comes after, in a forked process, where it is light (an update of the pairs the last
+    build kept, ``LaterLookalikes.light``) or a core would be idle; else here, first."""
+    lookalikes = LaterLookalikes()
+    bank = load_bank(content_root, cache, lookalikes=lookalikes)
+    if not lookalikes.light and not idle_core(len(bank.catalog.locales)):
+        with gc_paused(), SecondProcess() as helper:
+            return bank, Loaded(ready=lookalikes.problems(helper))
+    read, write = os.pipe()
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: compare, send the warnings, never return
+        end_child(lambda: _compare(lookalikes, read, write))
+    os.close(write)
+    return bank, Loaded(pid, os.fdopen(read, "rb"))
+
+
+def _compare(lookalikes: LaterLookalikes, read: int, write: int) -> None:
+    """The comparing process: send the near-duplicate warnings (the build's processes
+    first)."""
+    os.close(read)
+    with os.fdopen(write, "wb") as out:
+        with contextlib.suppress(OSError):
+            os.nice(19)
+        with gc_paused():
+            near = lookalikes.problems(SecondProcess(enabled=False))
+        _send(out, near)
 
 
 def _load(content_root: Path, cache: Kept | None, read: int, write: int) -> None:
