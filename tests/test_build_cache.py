@@ -610,6 +610,20 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     assert digests(tmp_path / "cold2") != digests(tmp_path / "cold")  # (the edit showed)
 
 
+def mkdocs_build(project: Path) -> str:
+    """``mkdocs build`` of ``project`` as it is configured; its log."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=project,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
 def serve_first_build(
     project: Path, run: str, port: int, find: str = "\0"
 ) -> tuple[str, dict[str, str]]:
@@ -642,6 +656,9 @@ def serve_first_build(
     return running.text(), pages
 
 
+STALE_KINDS = ("served-pages", "pages", "checked")
+
+
 def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     from sitebuild import write_serve_config
     from support.serving import free_port
@@ -652,7 +669,8 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     content = tmp_path / "content"
     log, first = serve_first_build(tmp_path, "first", port)
     kept, rendered = kept_and_rendered(log)
-    assert (kept, rendered) == (0, len(entries(tmp_path, "pages")))
+    assert (kept, rendered) == (0, len(entries(tmp_path, "served-pages")))
+    assert not entries(tmp_path, "pages")  # (serve's pages are its own kind)
     # the first build kept its checked files and question HTML too, as mkdocs build does
     checked = set(entries(tmp_path, "checked"))
     assert len(checked_files(tmp_path)) == len(QUESTIONS) - 1
@@ -660,6 +678,20 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     log, warm = serve_first_build(tmp_path, "warm", port)
     assert kept_and_rendered(log) == (rendered, 0)
     assert set(entries(tmp_path, "checked")) == checked  # (each used, none made again)
+    # a build between two serves keeps serve's pages (and the next build its own)
+    served = set(entries(tmp_path, "served-pages"))
+    assert kept_and_rendered(mkdocs_build(tmp_path)) == (0, rendered)
+    assert set(entries(tmp_path, "served-pages")) == served
+    stale = {kind: tmp_path / CACHE / kind / "zz" / "zz-stale.json" for kind in STALE_KINDS}
+    for path in stale.values():  # (entries no build uses: serve prunes its own pages only)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}")
+        os.utime(path, (time.time() - 60, time.time() - 60))
+    log, _ = serve_first_build(tmp_path, "after-build", port)
+    assert kept_and_rendered(log) == (rendered, 0)
+    assert [kind for kind, path in stale.items() if path.exists()] == ["pages", "checked"]
+    assert kept_and_rendered(mkdocs_build(tmp_path)) == (rendered, 0)
+    assert [kind for kind, path in stale.items() if path.exists()] == []
     # what the first build takes from the cache is what it shows: a topic's question HTML
     markup = entries(tmp_path, "markup")[0]
     kept = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
@@ -670,7 +702,7 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     Store(tmp_path / CACHE).put("markup", markup.stem, planted)
     # (the page cache keys a page by its questions' inputs, not their HTML: without its
     # entries every page is rendered, from the planted HTML)
-    shutil.rmtree(tmp_path / CACHE / "pages")
+    shutil.rmtree(tmp_path / CACHE / "served-pages")
     _log, shown = serve_first_build(tmp_path, "planted", port, find="-from-the-cache</p>")
     assert shown
     markup.unlink()

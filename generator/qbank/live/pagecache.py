@@ -40,6 +40,10 @@ from typing import Any
 from qbank.live.store import Store, key
 
 KIND = "pages"
+SERVED = "served-pages"
+"""The kind of the pages ``mkdocs serve`` builds: another site address, no
+Content-Security-Policy, so never a build's; kept apart so that a build and a serve of one
+project each find their own pages after the other ran (``Store.prune``)."""
 _DEPTH = 12  # deeper than any configuration or context value qbank has seen
 
 
@@ -178,21 +182,23 @@ class PageCache:
     """The kept HTML of one build's pages: ``get`` and ``put`` by ``page_key``, with the
     count of pages taken from the cache and rendered."""
 
-    def __init__(self, store: Store, build: str) -> None:
-        """``build``: the digest of the build's inputs (``BuildInputs``' ``digest``)."""
+    def __init__(self, store: Store, build: str, kind: str = KIND) -> None:
+        """``build``: the digest of the build's inputs (``BuildInputs``' ``digest``);
+        ``kind``: ``KIND``, or ``SERVED`` under ``mkdocs serve``."""
         self.store = store
         self.build = build
+        self.kind = kind
         self.kept = 0  # pages written from the cache
         self.rendered = 0  # pages rendered (and their entries written)
 
     def page_key(self, url: str, own: Any, body: str) -> str:
         """The key of a page at ``url`` with the plain data ``own`` (``canonical``) and its
         ``body`` (the HTML of its content)."""
-        return key(KIND, self.build, url, digest(own), body)
+        return key(self.kind, self.build, url, digest(own), body)
 
     def get(self, name: str, url: str) -> str | None:
         """The kept HTML of the page at ``url``, or None (none, or not of an entry's shape)."""
-        kept = self.store.get_bytes(KIND, name)
+        kept = self.store.get_bytes(self.kind, name)
         if kept is None:
             return None
         head, newline, body = kept.partition(b"\n")
@@ -210,7 +216,7 @@ class PageCache:
         """Keep the HTML of the page at ``url``: its address, a newline, the HTML (the store
         compresses it)."""
         self.rendered += 1
-        self.store.put_bytes(KIND, name, url.encode() + b"\n" + html.encode())
+        self.store.put_bytes(self.kind, name, url.encode() + b"\n" + html.encode())
 
 
 CONVERTED = "markdown"  # the kind of a page's converted Markdown

@@ -11,7 +11,9 @@ temporary file and renamed into place, so a reader never sees half of one, and p
 one build (the forked locale process) share the folder without talking to each other.
 
 A build touches every entry it uses; ``prune`` then removes the ones the build did not
-touch, so the folder holds what the last build needed and no more.
+touch, so the folder holds what the last build needed and no more (the pages of
+``mkdocs serve``, a kind of their own, are pruned by serve's first build, and the build's
+by ``mkdocs build``: each keeps the other's).
 
 The key is made from everything the result depends on (``key``): the caller's inputs and
 qbank's version (``VERSION``), so a new qbank never reads an older one's entries.
@@ -24,7 +26,7 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -195,13 +197,16 @@ class Store:
                 os.unlink(temporary)  # noqa: PTH108
             self.note(f"qbank: cache entry {path} not written: {error}")
 
-    def prune(self) -> int:
-        """Remove every entry (and left-over temporary file) this build did not use or make;
-        the number removed."""
+    def prune(self, *, only: str | None = None, spare: Collection[str] = ()) -> int:
+        """Remove every entry (and left-over temporary file) this build did not use or make,
+        of the kind ``only`` or else of every kind but those ``spare`` names; the number
+        removed."""
         if self.folder is None or not self.folder.is_dir():
             return 0
         removed = 0
-        for dirpath, _dirs, names in os.walk(self.folder):
+        for dirpath, dirs, names in os.walk(self.folder):
+            if dirpath == str(self.folder):
+                dirs[:] = [d for d in dirs if d not in spare and only in (None, d)]
             for name in names:
                 path = os.path.join(dirpath, name)  # noqa: PTH118
                 try:

@@ -31,6 +31,7 @@ from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError
 from qbank.live import background
 from qbank.live.checkcache import StoredChecks
+from qbank.live.pagecache import KIND, SERVED
 from qbank.live.store import Store
 from qbank.plugin import internals, report
 from qbank.plugin.banner import show_problems
@@ -252,7 +253,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         shared = self.building
         if shared is not None:
             pages = shared.site.pages
-            self.pages.begin(self.store, config, files, env, lambda f: f.src_uri in pages)
+            kind = SERVED if self.serve is not None else KIND
+            self.pages.begin(self.store, config, files, env, lambda f: f.src_uri in pages, kind)
         return env
 
     def _edit_button(
@@ -451,6 +453,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if self.serve is not None:
             write_worker(Path(config.site_dir), None)  # removes a built site's worker
             self.serve.publish(config, self.shared, self.options)
+            self.store.prune(only=SERVED)  # (the first build's: serve's pages it did not use)
         elif self.staged is not None:
             if self.offline and self.shared is not None:
                 started = time.monotonic()
@@ -462,7 +465,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             # the site was built (``loading.py``; before the prune: the comparison reads and
             # writes its cache entry)
             report.problems(self.loaded.warnings(), fatal=False)
-            self.store.prune()  # what this build did not use
+            self.store.prune(spare=(SERVED,))  # what this build did not use (serve's pages kept)
 
     on_post_build = CombinedEvent(_build_locales, _publish)
 

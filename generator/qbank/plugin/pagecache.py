@@ -38,6 +38,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 
 from qbank.live.markupcache import LIBRARIES
 from qbank.live.pagecache import (
+    KIND,
     Converted,
     ConvertedPages,
     PageCache,
@@ -217,9 +218,11 @@ class KeptPages:
         files: Files,
         env: jinja2.Environment,
         generated: Callable[[File], bool],
+        kind: str = KIND,
     ) -> None:
         """Start this build's page cache over ``store`` for the pages ``generated`` (by
-        qbank) says, unless something the key cannot see could change their HTML."""
+        qbank) says, unless something the key cannot see could change their HTML; its
+        entries of ``kind`` (``SERVED``: ``mkdocs serve``'s pages)."""
         self.cache, self.env, self.templates = None, env, {}
         self._kept = self._pending = None
         self._nav = self._pages = (None, "")
@@ -232,7 +235,7 @@ class KeptPages:
         except Unreadable as error:
             self._off(f"a setting holds a value it cannot compare ({error})")
             return
-        self.cache = PageCache(store, build)
+        self.cache = PageCache(store, build, kind)
         for file in files.documentation_pages():
             page = file.page
             if page is None or not generated(file) or file.inclusion.is_excluded():  # type: ignore[no-untyped-call]

@@ -47,6 +47,7 @@ from qbank.live.index import LiveIndex
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_terms
+from qbank.live.pagecache import SERVED
 from qbank.live.session import SiteSession
 from qbank.live.store import DEFAULT_DIR, Store
 from qbank.search import INDEX_DIR
@@ -523,7 +524,7 @@ class TreeBuilder:
                 _offline_file,
             )
             self._offline(bank, offline)
-            store.prune()  # what this build did not use
+            store.prune(spare=(SERVED,))  # what this build did not use (serve's pages kept)
             return report
         rendered = session.render(bank, options, store)
         site, fields = rendered.site, rendered.fields
