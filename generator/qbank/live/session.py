@@ -33,6 +33,7 @@ from qbank.live import background
 from qbank.live.headingcache import stored_headings
 from qbank.live.index import Docs, LaterDocs
 from qbank.live.markupcache import stored_markup
+from qbank.live.matchcache import stored_terms
 from qbank.live.reload import BankCache
 from qbank.live.store import Store
 from qbank.search import SearchDoc, question_doc
@@ -137,20 +138,21 @@ class SiteSession:
 
     def render(self, bank: Bank, options: RenderOptions, store: Store | None = None) -> Rendered:
         """``bank``'s pages with ``options``: from the last published render, only the pages
-        that show changed questions rendered again, else all of them (the question HTML of
-        unchanged topics from ``store``, when given)."""
+        that show changed questions rendered again, else all of them (the question HTML,
+        headings and match counts of unchanged topics from ``store``, when given)."""
         before = self.bank
         update = None
         if before is not None and self.site is not None and self.options == options:
             update = update_site(before, self.site, bank, options, self.bodies)
         if update is None or before is None:
             self.docs = SearchDocs()  # (a new catalog renames the topics the documents show)
-            known, headed = None, None
+            known, headed, numbered = None, None, None
             if store is not None and store.enabled:
                 known, headed = {}, stored_headings(store)
+                numbered = stored_terms(store, bank)
                 for locale in options.locales or bank.catalog.locales:
                     known.update(stored_markup(store, bank, locale) or {})
-            site = render_site(bank, options, self.bodies, None, known, headed)
+            site = render_site(bank, options, self.bodies, numbered, known, headed)
             return Rendered(site, None)
         return Rendered(update.site, update.fields, locales_changed(before, bank))
 
