@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -402,3 +403,35 @@ def test_a_first_serve_load_takes_the_pairs_a_build_kept(
         _assert_same_as_from_scratch(root, cache, f"step {n}: {next(steps)}")
         updated += cache.derived.cross_file is state
     assert updated >= 8, "the serve process's own state updated after the first load"
+
+
+def test_a_first_serve_load_leaves_the_comparison_keys_to_later(
+    generated: Path, tmp_path: Path
+) -> None:
+    """When no prompt changed since the build that filled the persistent cache, serve's
+    first load makes no prompt's comparison keys and no index of them: the state it keeps
+    makes both when first needed (in the background once the build is published, or by the
+    next load, which waits for it), and the next load still finds what a load from scratch
+    finds."""
+    root = tmp_path / "content"
+    shutil.copytree(generated, root)
+    editor = Editor(root, 9)
+    _seed_pairs(editor, 6)
+    store = tmp_path / "cache"
+    _outcome(root, StoredChecks(Store(store)))  # a build fills the cache
+    cache = BankCache()
+    cache.stored = Store(store)
+    problems = _assert_same_as_from_scratch(root, cache, "first serve load")
+    cache.stored = None
+    assert any("nearly the same prompt" in p for p in problems)
+    state = cache.derived.cross_file
+    assert state is not None and state.later is not None and state.indexes == {}
+    assert {keys[1] for item in state.found for keys in item.prompts.values()} == {None}
+    settling = threading.Thread(target=state.settle)  # (as ``SiteSession.published`` does)
+    settling.start()
+    editor.make_near()
+    _assert_same_as_from_scratch(root, cache, "an edit while the state settles")
+    settling.join()
+    assert cache.derived.cross_file is state, "the state updated, not made again"
+    assert state.later is None and set(state.indexes) == set(state.locales)
+    assert all(keys[1] is not None for item in state.found for keys in item.prompts.values())

@@ -17,6 +17,7 @@ image beside it). The result is the same as a load without the cache, problem fo
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 from qbank.bank.crossfile import FoundBank, check_cross_file
@@ -45,6 +46,7 @@ class StoredLoading(Loading):
         self.keys: dict[str, str] = {}  # each checked question file's key (``Found.file``)
         # the comparison keys still to make of the kept results taken (``_restored``)
         self.owed: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self.making = threading.Lock()
 
     def checked(
         self,
@@ -100,30 +102,27 @@ class StoredLoading(Loading):
 
     def cross_file(self, bank: FoundBank, helper: SecondProcess) -> list[Problem]:
         """The problems between files, the near-duplicate pairs updated from those the last
-        build kept (``lookalikecache``); the kept results' comparison keys made when the
-        pairs are (``mkdocs build`` compares after the bank is loaded)."""
-        join = stored_join(self.store, self.keys)
-
-        def keyed_join(*args: Any) -> Any:
-            self.make_keys()
-            return join(*args)
-
-        return check_cross_file(bank, helper, self.lookalikes, keyed_join)
+        build kept (``lookalikecache``); the kept results' comparison keys made when a
+        prompt is compared (``mkdocs build`` compares after the bank is loaded)."""
+        join = stored_join(self.store, self.keys, self.make_keys)
+        return check_cross_file(bank, helper, self.lookalikes, join)
 
     def pairs(self) -> KeptPairs:
         """The near-duplicate pairs of this load's files, from those the last build kept
         (``lookalikecache.stored_pairs``): for a first load under ``mkdocs serve``, which
         keeps its own state of the comparison for the loads after it."""
-        return stored_pairs(self.store, self.keys)
+        return stored_pairs(self.store, self.keys, self.make_keys)
 
     def make_keys(self) -> None:
         """Make the comparison keys of the kept results taken so far (``Found.prompts``:
         ``(hash, None)`` until then; hashes of the prompts' tokens, a third of restoring a
-        result, that only the near-duplicate comparison reads)."""
-        owed, self.owed = self.owed, []
-        for prompts, kept in owed:
-            for locale, (norm, tokens) in kept.items():
-                prompts[locale] = keys_of(norm, tokens.split(" ") if tokens else ())
+        result, that only the near-duplicate comparison reads; under ``mkdocs serve``
+        maybe in the background, ``CrossFileState.settle``)."""
+        with self.making:
+            owed, self.owed = self.owed, []
+            for prompts, kept in owed:
+                for locale, (norm, tokens) in kept.items():
+                    prompts[locale] = keys_of(norm, tokens.split(" ") if tokens else ())
 
 
 class _Topic:

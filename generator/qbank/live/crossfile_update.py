@@ -33,6 +33,7 @@ join from scratch may leave out some among those look-alikes; the next join (mor
 from __future__ import annotations
 
 import operator
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,16 +69,21 @@ def update_cross_file(
     bank: FoundBank,
     helper: SecondProcess,
     kept: KeptPairs | None = None,
+    ready: Callable[[], None] = lambda: None,
 ) -> tuple[list[Problem], CrossFileState]:
     """The problems between files, as ``qbank.bank.crossfile.check_cross_file`` finds them, from
     the state the previous load left (``previous``, which this may update in place), and the
     state for the next load. More than ``up_to`` changed questions: the pairs are joined
     again, or with ``kept`` (the pairs and whether they come of a bounded join, for a first
-    load: ``lookalikecache.stored_pairs``) taken from there."""
+    load: ``lookalikecache.stored_pairs``) taken from there. ``ready``: makes the comparison
+    keys of questions that have none yet (``checkcache.StoredLoading.make_keys``), called
+    before the new state's index of prompts is made (``CrossFileState.settle``)."""
     root, catalog, catalog_doc, found = bank
     locales = tuple(catalog.locales)
     if previous is not None and previous.locales != locales:
         previous = None
+    if previous is not None:
+        previous.settle()
     changes = previous.changes(found) if previous is not None else None
     locator = KeptLocator(root, catalog, previous, changes.renewed if changes else set())
     if previous is not None and changes is not None:
@@ -104,12 +110,18 @@ def update_cross_file(
                 return near
         if kept is not None:
             near, capped = kept(found, locales, same, helper)
-            token_sets = joined_prompts(found, locales, same)
+
+            def token_sets() -> dict[str, PackedTokens]:
+                ready()
+                return joined_prompts(found, locales, same)
+
+            made = CrossFileState.after_join(locales, found, token_sets, same, near, tally, capped)
         else:
-            near, token_sets, capped = join_prompts(found, locales, same, helper)
-        states.append(
-            CrossFileState.after_join(locales, found, token_sets, same, near, tally, capped)
-        )
+            near, joined, capped = join_prompts(found, locales, same, helper)
+            made = CrossFileState.after_join(
+                locales, found, lambda: joined, same, near, tally, capped
+            )
+        states.append(made)
         return near
 
     problems = cross_file_problems(catalog, catalog_doc, found, tally, locator, near_pairs)
@@ -183,35 +195,55 @@ class CrossFileState:
     capped: bool  # the join bounded its work (a bank of look-alikes): join again next time
     problems: ProblemMemo = field(default_factory=dict)
     prompts: dict[tuple[str, str], str] = field(default_factory=dict)
+    # the indexes, made when first needed (``settle``): after a join, only the next load
+    # reads them, so a first load under ``mkdocs serve`` leaves them to the background
+    later: Callable[[], dict[str, TokenIndex]] | None = None
+    settling: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def after_join(
         cls,
         locales: tuple[str, ...],
         found: list[Found],
-        token_sets: dict[str, PackedTokens],
+        token_sets: Callable[[], dict[str, PackedTokens]],
         same: dict[str, set[int]],
         near: list[Near],
         tally: Tally,
         capped: bool,
     ) -> CrossFileState:
-        """The state after a join (``near``: its pairs, as indexes into ``found``)."""
+        """The state after a join (``near``: its pairs, as indexes into ``found``); its
+        indexes made of the prompts ``token_sets`` gives when first needed."""
         pairs: dict[str, list[NearPair]] = {locale: [] for locale in locales}
         for locale, (a, b, score) in near:
             pairs[locale].append(NearPair(found[a].file, found[b].file, score))
+
+        def indexes() -> dict[str, TokenIndex]:
+            sets = token_sets()
+            return {
+                loc: TokenIndex([(found[n].file, tokens) for n, tokens in sets[loc]])
+                for loc in locales
+            }
+
         return cls(
             locales,
             found,
             {item.file: n for n, item in enumerate(found)},
             {loc: {found[n].file for n in same[loc]} for loc in locales},
             pairs,
-            {
-                loc: TokenIndex([(found[n].file, tokens) for n, tokens in token_sets[loc]])
-                for loc in locales
-            },
+            {},
             tally,
             capped,
+            later=indexes,
         )
+
+    def settle(self) -> None:
+        """Make the indexes now if they wait (``later``): in the background once a first
+        build is published (``SiteSession.published``), or by the next load, whichever
+        comes first (the other waits for it)."""
+        with self.settling:
+            if self.later is not None:
+                self.indexes = self.later()
+                self.later = None
 
     def changes(self, found: list[Found]) -> Changes:
         """How ``found`` differs from the previous load's. An edit keeps every question's
@@ -240,6 +272,7 @@ class CrossFileState:
     def can_update(self) -> bool:
         """Whether the pairs may be updated: the last join did not bound its work, and no
         index holds too many shingles of prompts since changed."""
+        self.settle()
         return not self.capped and not any(index.worn() for index in self.indexes.values())
 
     def update(
@@ -247,6 +280,7 @@ class CrossFileState:
     ) -> list[Near] | None:
         """The near-duplicate pairs of the current ``found`` (``update_pairs``), with this
         state brought up to date; None when they must be joined again."""
+        self.settle()
         near = update_pairs(self, found, same, changes)
         if near is not None:
             self.found, self.at = found, changes.at

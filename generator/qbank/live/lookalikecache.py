@@ -21,7 +21,7 @@ nothing built depends on them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from qbank.bank.crossfile import Join, Near, compared, join_prompts
@@ -53,11 +53,15 @@ class _Kept:
         self.indexes = indexes
 
 
-def stored_pairs(store: Store, keys: Mapping[str, str]) -> KeptPairs:
+def stored_pairs(
+    store: Store, keys: Mapping[str, str], ready: Callable[[], None] = lambda: None
+) -> KeptPairs:
     """The near-duplicate pairs, updated from those ``store`` kept from the last build where
     it can (else joined), kept for the next one; and whether a join bounded its work (its
     pairs are then joined again by the next load). ``keys``: each question file's key (a
-    file without one counts as changed)."""
+    file without one counts as changed). ``ready`` makes the comparison keys of questions
+    that have none yet (``checkcache.StoredLoading.make_keys``), before any is compared:
+    when no prompt changed since the last build, none is."""
 
     def pairs_of(
         found: list[Found],
@@ -66,9 +70,10 @@ def stored_pairs(store: Store, keys: Mapping[str, str]) -> KeptPairs:
         helper: SecondProcess,
     ) -> tuple[list[Near], bool]:
         name = key(KIND, *locales)
-        near = _updated(store.get(KIND, name), found, locales, same, keys)
+        near = _updated(store.get(KIND, name), found, locales, same, keys, ready)
         capped = False
         if near is None:
+            ready()
             near, _tokens, capped = join_prompts(found, locales, same, helper)
         pairs: dict[str, list[list[Any]]] = {locale: [] for locale in locales}
         for locale, (a, b, score) in near:
@@ -88,9 +93,11 @@ def stored_pairs(store: Store, keys: Mapping[str, str]) -> KeptPairs:
     return pairs_of
 
 
-def stored_join(store: Store, keys: Mapping[str, str]) -> Join:
+def stored_join(
+    store: Store, keys: Mapping[str, str], ready: Callable[[], None] = lambda: None
+) -> Join:
     """``stored_pairs`` as a ``Join`` (the pairs alone)."""
-    pairs_of = stored_pairs(store, keys)
+    pairs_of = stored_pairs(store, keys, ready)
     return lambda found, locales, same, helper: pairs_of(found, locales, same, helper)[0]
 
 
@@ -100,9 +107,10 @@ def _updated(
     locales: tuple[str, ...],
     same: dict[str, set[int]],
     keys: Mapping[str, str],
+    ready: Callable[[], None],
 ) -> list[Near] | None:
     """The pairs of ``found``, updated from the entry ``kept``; None when they must be joined
-    again."""
+    again. The prompts' comparison keys are read (``ready`` first) only where one changed."""
     state = _restored(kept, locales)
     if state is None:
         return None
@@ -116,6 +124,10 @@ def _updated(
     for locale in locales:
         same_now = {found[n].file for n in same[locale]}
         touched = changed | same_now.symmetric_difference(same_before[locale])
+        if not touched:  # (nothing to compare: the kept pairs stand)
+            indexes[locale] = TokenIndex.for_lookups([], [], NEAR_DUPLICATE_THRESHOLD)
+            continue
+        ready()
         sought = [
             found[at[file]].prompts[locale][1]
             for file in touched

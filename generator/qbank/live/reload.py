@@ -92,11 +92,17 @@ class IncrementalLoading(Loading):
         near-duplicate pairs from those the persistent cache kept, where it is given)."""
         memory = self.cache.derived
         previous, memory.cross_file = memory.cross_file, None
-        if self.behind is not None:
-            self.behind.make_keys()  # (this load compares at once)
-        kept = self.behind.pairs() if self.behind is not None and previous is None else None
+        behind = self.behind
+        if behind is not None and previous is not None:
+            behind.make_keys()  # (the previous state compares them at once)
+        kept = behind.pairs() if behind is not None and previous is None else None
         problems, memory.cross_file = update_cross_file(
-            previous, INCREMENTAL_UP_TO, bank, helper, kept
+            previous,
+            INCREMENTAL_UP_TO,
+            bank,
+            helper,
+            kept,
+            behind.make_keys if behind is not None else lambda: None,
         )
         return problems
 

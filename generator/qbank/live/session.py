@@ -18,6 +18,7 @@ through its hand-over (``BodyCache``). Never imports MkDocs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
@@ -157,8 +158,13 @@ class SiteSession:
         return Rendered(update.site, update.fields, locales_changed(before, bank))
 
     def published(self, bank: Bank, site: RenderedSite, options: RenderOptions) -> None:
-        """The render the next rebuild starts from (it was written)."""
+        """The render the next rebuild starts from (it was written); the comparison state
+        the next load updates made in the background if it waits (after a first load:
+        ``CrossFileState.settle``, which the next load waits for if it comes first)."""
         self.bank, self.site, self.options = bank, site, options
+        state = self.checked.derived.cross_file
+        if state is not None and state.later is not None:
+            threading.Thread(target=state.settle, name="qbank-compare", daemon=True).start()
 
     def search_docs(
         self, bank: Bank, topic_url: TopicUrl, later: Collection[str] = ()
