@@ -425,7 +425,9 @@ def test_a_first_serve_load_leaves_the_comparison_keys_to_later(
     cache.stored = None
     assert any("nearly the same prompt" in p for p in problems)
     state = cache.derived.cross_file
-    assert state is not None and state.later is not None and state.indexes == {}
+    assert state is not None
+    assert state.later is not None
+    assert state.indexes == {}
     assert {keys[1] for item in state.found for keys in item.prompts.values()} == {None}
     settling = threading.Thread(target=state.settle)  # (as ``SiteSession.published`` does)
     settling.start()
@@ -433,5 +435,6 @@ def test_a_first_serve_load_leaves_the_comparison_keys_to_later(
     _assert_same_as_from_scratch(root, cache, "an edit while the state settles")
     settling.join()
     assert cache.derived.cross_file is state, "the state updated, not made again"
-    assert state.later is None and set(state.indexes) == set(state.locales)
+    assert state.later is None
+    assert set(state.indexes) == set(state.locales)
     assert all(keys[1] is not None for item in state.found for keys in item.prompts.values())
