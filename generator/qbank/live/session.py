@@ -97,6 +97,15 @@ def _moved(doc: SearchDoc, url: str) -> SearchDoc:
     return dataclasses.replace(doc, url=url)
 
 
+SETTLE_AFTER = 1.0
+"""Seconds between a first build's publishing and the background making of the comparison
+state it left waiting: the server's start and the browser's first requests come first (it
+holds Python's one running thread for 2-4 s at 30,000 questions x 3 locales; started at
+once, the first pages were served 3.4 s later, against 0.6 s). An edit saved in the
+seconds it takes waits for it (at 30,000 x 3 one 2 s after the first page was served took
+6.2 s to show, the next ones 1.3-2.1 s)."""
+
+
 class SiteSession:
     """What a process that rebuilds one site keeps between its rebuilds (see the module)."""
 
@@ -160,11 +169,14 @@ class SiteSession:
     def published(self, bank: Bank, site: RenderedSite, options: RenderOptions) -> None:
         """The render the next rebuild starts from (it was written); the comparison state
         the next load updates made in the background if it waits (after a first load:
-        ``CrossFileState.settle``, which the next load waits for if it comes first)."""
+        ``CrossFileState.settle``, ``SETTLE_AFTER`` seconds later; the next load waits for
+        it, or makes it, if it comes first)."""
         self.bank, self.site, self.options = bank, site, options
         state = self.checked.derived.cross_file
         if state is not None and state.later is not None:
-            threading.Thread(target=state.settle, name="qbank-compare", daemon=True).start()
+            settle = threading.Timer(SETTLE_AFTER, state.settle)
+            settle.daemon = True
+            settle.start()
 
     def search_docs(
         self, bank: Bank, topic_url: TopicUrl, later: Collection[str] = ()
