@@ -16,7 +16,7 @@ import pytest
 import yaml
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.site.output import STAGING_PREFIX, discard, publish, stage
+from qbank.site.output import STAGING_PREFIX, discard, publish, remove_tree, stage
 
 REMOVED = "backend/indexing/covering-index.yaml"
 
@@ -152,3 +152,22 @@ def test_publish_swaps_and_discard_keeps(tmp_path: Path) -> None:
     discard(staging)
     assert sorted(p.name for p in site.iterdir()) == ["b.html"]
     assert leftovers(tmp_path) == []
+
+
+def test_a_previous_site_is_removed_whole_and_nothing_outside_it(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    (outside / "field").mkdir(parents=True)
+    (outside / "field" / "keep.html").write_text("kept")
+    old = tmp_path / "old"
+    for locale in ("en", "tr"):
+        for field in ("a", "b", "c"):
+            folder = old / locale / field / "topic"
+            folder.mkdir(parents=True)
+            (folder / "index.html").write_text(f"{locale} {field}")
+        (old / locale / "index.html").write_text(locale)
+        (old / locale / "linked").symlink_to(outside, target_is_directory=True)
+    (old / "en" / "a" / "out").symlink_to(outside / "field", target_is_directory=True)
+    (old / "sitemap.xml").write_text("<urlset/>")
+    remove_tree(old)
+    assert not old.exists()
+    assert (outside / "field" / "keep.html").read_text() == "kept"
