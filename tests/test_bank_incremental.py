@@ -371,6 +371,18 @@ def test_a_build_updates_the_pairs_the_last_build_kept(
     assert Store(cache).get("lookalikes", name)["capped"] is False
 
 
+def _built(generated: Path, tmp_path: Path, seed: int) -> tuple[Path, Editor, Path]:
+    """A copy of the generated bank with look-alikes seeded, its editor, and the persistent
+    cache a build of it filled."""
+    root = tmp_path / "content"
+    shutil.copytree(generated, root)
+    editor = Editor(root, seed)
+    _seed_pairs(editor, 6)
+    store = tmp_path / "cache"
+    _outcome(root, StoredChecks(Store(store)))
+    return root, editor, store
+
+
 def test_a_first_serve_load_takes_the_pairs_a_build_kept(
     generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -378,12 +390,7 @@ def test_a_first_serve_load_takes_the_pairs_a_build_kept(
     the near-duplicate pairs the last build kept, brought up to date, instead of joining
     every prompt; the state it keeps in memory then serves each edit after it, and every
     load finds the problems of a load from scratch."""
-    root = tmp_path / "content"
-    shutil.copytree(generated, root)
-    editor = Editor(root, 8)
-    _seed_pairs(editor, 6)
-    store = tmp_path / "cache"
-    _outcome(root, StoredChecks(Store(store)))  # a build fills the cache
+    root, editor, store = _built(generated, tmp_path, 8)
     joined: list[int] = []
     join = lookalikecache.join_prompts
     for module in (lookalikecache, crossfile_update):
@@ -413,12 +420,7 @@ def test_a_first_serve_load_leaves_the_comparison_keys_to_later(
     makes both when first needed (in the background once the build is published, or by the
     next load, which waits for it), and the next load still finds what a load from scratch
     finds."""
-    root = tmp_path / "content"
-    shutil.copytree(generated, root)
-    editor = Editor(root, 9)
-    _seed_pairs(editor, 6)
-    store = tmp_path / "cache"
-    _outcome(root, StoredChecks(Store(store)))  # a build fills the cache
+    root, editor, store = _built(generated, tmp_path, 9)
     cache = BankCache()
     cache.stored = Store(store)
     problems = _assert_same_as_from_scratch(root, cache, "first serve load")
