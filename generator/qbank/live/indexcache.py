@@ -103,16 +103,19 @@ def stored_index(
     if payload is not None and old is None:
         store.note(f"qbank: cache entry {KIND}/{name} is not a search index's; made again")
     gathered = None if old is None else _updated(old, topics, bank, locale)
+    # (every topic as the entry holds it: the entry stands, read and so kept by this build)
+    standing = gathered is not None and old is not None and old.topics == [t.key for t in topics]
     if gathered is None:
         gathered = Gathered.of_docs(
             question_doc(bank, entry, locale, url)
             for topic in topics
             for entry, url in zip(topic.entries, topic.urls, strict=True)
         )
-    docs = [doc for topic in topics for doc in topic.docs]
-    state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics], docs)
-    if state is not None:
-        store.put_bytes(KIND, name, state.dumps())
+    if not standing:
+        docs = [doc for topic in topics for doc in topic.docs]
+        state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics], docs)
+        if state is not None:
+            store.put_bytes(KIND, name, state.dumps())
     return LocaleIndex.assemble(locale, gathered)
 
 
