@@ -158,10 +158,8 @@ class SiteSession:
             self.docs = SearchDocs()  # (a new catalog renames the topics the documents show)
             known, headed, numbered = None, None, None
             if store is not None and store.enabled:
-                known, headed = {}, stored_headings(store)
-                numbered = stored_terms(store, bank)
-                for locale in options.locales or bank.catalog.locales:
-                    known.update(stored_markup(store, bank, locale) or {})
+                headed, numbered = stored_headings(store), stored_terms(store, bank)
+                known = stored_markup(store, bank, *(options.locales or bank.catalog.locales))
             site = render_site(bank, options, self.bodies, numbered, known, headed)
             return Rendered(site, None)
         return Rendered(update.site, update.fields, locales_changed(before, bank))

@@ -155,6 +155,13 @@ class Store:
         self.hits += 1
         return value
 
+    def touch(self, kind: str, name: str) -> None:
+        """Mark the entry under ``name`` (if there is one) as used by this build without
+        reading it, so that ``prune`` keeps it."""
+        if self.folder is not None:
+            with contextlib.suppress(OSError):
+                os.utime(self._path(kind, name))
+
     def put(self, kind: str, name: str, value: Any) -> None:
         """Keep ``value`` (JSON-serializable) under ``name``, replacing any entry there."""
         if self.folder is None:

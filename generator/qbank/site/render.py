@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
 from itertools import groupby
 from operator import attrgetter, is_
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote, urlencode
 
 import jinja2
@@ -332,6 +332,29 @@ class BodyCache:
             self.bodies.pop((name, locale), None)
 
 
+class KnownMarkup(Protocol):
+    """Question texts with their ``to_html`` made before (the persistent cache's,
+    ``qbank.live.markupcache.StoredMarkup``): ``get`` a text's HTML (None: not known) once
+    its question is ``prepare``d (its topic's texts in its locale read then)."""
+
+    def get(self, text: str) -> str | None: ...
+
+    def prepare(self, entry: Entry, locale: str) -> None: ...
+
+
+class _NoMarkup:
+    """No text known: each is converted by the renderer."""
+
+    def get(self, text: str) -> str | None:
+        return None
+
+    def prepare(self, entry: Entry, locale: str) -> None:
+        return None
+
+
+_NO_MARKUP = _NoMarkup()
+
+
 class _Renderer:
     def __init__(
         self,
@@ -339,7 +362,7 @@ class _Renderer:
         options: RenderOptions,
         cache: BodyCache | None = None,
         numbered: TermsOf | None = None,
-        known: Mapping[str, str] | None = None,
+        known: KnownMarkup | None = None,
         headed: TopicHeadings | None = None,
     ) -> None:
         self.bank = bank
@@ -363,8 +386,8 @@ class _Renderer:
         self._match: dict[str, bytes] = {}
         self._html: dict[tuple[str, str], str] = {}
         # ``to_html(text)`` of texts converted before (the persistent cache's,
-        # ``qbank.live.markupcache``), read only
-        self._known: Mapping[str, str] = known or {}
+        # ``qbank.live.markupcache``), a question's prepared before its texts are looked up
+        self._known: KnownMarkup = known or _NO_MARKUP
         self._headings: dict[tuple[str, str, str], dict[str, Heading]] = {}
         self._headed = headed  # (the persistent cache's, ``qbank.live.headingcache``)
         self._check_reserved()
@@ -426,6 +449,7 @@ class _Renderer:
             return cached[1]
         q = entry.question
         prefix = image_prefix(entry)
+        self._known.prepare(entry, locale)
 
         def markup(texts: Mapping[str, str] | None) -> str:
             return self.html(texts[locale], prefix) if texts and locale in texts else ""
@@ -549,6 +573,7 @@ class _Renderer:
         found = self._headings.get(key)
         if found is None:
             here = [e for e in self.bank.by_topic[entry.field, entry.topic] if locale in e.locales]
+            self._known.prepare(entry, locale)  # (a topic's texts at once)
             make = partial(
                 topic_headings, here, locale, lambda md: first_block(self.html(md, "")), md_escape
             )
@@ -653,7 +678,11 @@ class _Renderer:
     def _bank_json_chunks(self, head: dict[str, Any], locale: str) -> Iterator[bytes]:
         """``bank.json`` as ``json.dumps`` of the whole document would write it, a question
         at a time ("questions" is its last key)."""
-        html = lambda md, e: self.html(md, image_prefix(e, depth=2))  # noqa: E731
+
+        def html(md: str, e: Entry) -> str:
+            self._known.prepare(e, locale)
+            return self.html(md, image_prefix(e, depth=2))
+
         yield json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1].encode()
         yield b',"questions":['
         first = True
@@ -1287,7 +1316,7 @@ def render_site(
     options: RenderOptions | None = None,
     cache: BodyCache | None = None,
     numbered: TermsOf | None = None,
-    known: Mapping[str, str] | None = None,
+    known: KnownMarkup | None = None,
     headed: TopicHeadings | None = None,
 ) -> RenderedSite:
     """Every page and static file of the site for ``bank`` (see the module docstring).
