@@ -573,10 +573,13 @@ class _Renderer:
         found = self._headings.get(key)
         if found is None:
             here = [e for e in self.bank.by_topic[entry.field, entry.topic] if locale in e.locales]
-            self._known.prepare(entry, locale)  # (a topic's texts at once)
-            make = partial(
-                topic_headings, here, locale, lambda md: first_block(self.html(md, "")), md_escape
-            )
+
+            def make() -> dict[str, Heading]:  # (the headings cache's miss: the texts read)
+                self._known.prepare(entry, locale)
+                return topic_headings(
+                    here, locale, lambda md: first_block(self.html(md, "")), md_escape
+                )
+
             found = self._headed(locale, here, make) if self._headed else make()
             self._headings[key] = found
         return found[entry.id]
