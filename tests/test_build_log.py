@@ -88,3 +88,25 @@ def test_a_warning_is_logged_as_a_warning_when_the_build_fails(tmp_path: Path) -
     assert any(levels[t] == "ERROR" and "bogus: unknown key" in t for t in levels), output
     assert not any(levels[t] == "ERROR" and " warning: " in t for t in levels), output
     assert (tmp_path / "site" / "tr" / "index.html").is_file()  # the last site stays
+
+
+# Run mkdocs with an exit handler registered before any of its own: it runs last, and says
+# whether the process's objects were frozen by then (no collection over them at the end).
+FROZEN_AT_EXIT = (
+    "import atexit, gc, sys;"
+    "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0));"
+    "from mkdocs.__main__ import cli; sys.argv = ['mkdocs', *sys.argv[1:]]; cli()"
+)
+
+
+def test_a_build_ends_without_collecting_garbage_over_the_bank(tmp_path: Path) -> None:
+    build_site(tmp_path, write_small_bank(tmp_path / "content"))  # writes mkdocs.yml
+    for command, frozen in (("build", True), ("--version", False)):
+        done = subprocess.run(
+            [sys.executable, "-c", FROZEN_AT_EXIT, command],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        assert f"frozen at exit: {frozen}" in done.stdout, done.stdout + done.stderr

@@ -27,6 +27,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from qbank.bank.load import no_collection_at_exit
 from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError
 from qbank.live import background
@@ -117,9 +118,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         return self.handoff.current or self.shared
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """``mkdocs serve`` keeps a session across its rebuilds."""
+        """``mkdocs serve`` keeps a session across its rebuilds; ``mkdocs build`` ends
+        without collecting garbage over the bank it holds (``no_collection_at_exit``)."""
         if command == "serve" and self.serve is None:
             self.serve = ServeSession()
+        if command == "build":
+            no_collection_at_exit()
 
     # -- configuration -------------------------------------------------------------------------
 
