@@ -205,13 +205,8 @@ def no_collection_at_exit() -> None:
     locales and its site: 1.3-2.4 s at the end of each ``mkdocs build``), though nothing is
     freed for anyone once the process is gone. The objects are frozen (``gc.freeze``) by an
     exit handler, after the handlers registered later and before the final collection."""
-    global _EXIT_FREEZE
-    if not _EXIT_FREEZE:
-        _EXIT_FREEZE = True
-        atexit.register(gc.freeze)
-
-
-_EXIT_FREEZE = False  # (registered once a process)
+    atexit.unregister(gc.freeze)  # (once a process, however often asked)
+    atexit.register(gc.freeze)
 
 
 @contextmanager

@@ -38,6 +38,8 @@ class Found(NamedTuple):
     file: str  # relative to the content root
     field: str
     topic: str
+    # (a result restored from the persistent cache has ``(hash, None)`` until the
+    # near-duplicate comparison needs its keys: ``live.checkcache.StoredLoading.make_keys``)
     prompts: PromptKeys
     # locale -> hash of the option texts as compared (``option_text``), in key order; empty
     # for an open question. Two questions are the same only with the same prompt and these.
