@@ -53,15 +53,16 @@ def _restored(kept: Any, ids: list[str]) -> dict[str, Heading] | None:
     it has not their shape."""
     if not isinstance(kept, list) or len(kept) != len(ids):
         return None
-    headings = {}
-    for question_id, item in zip(ids, kept, strict=True):
+    for item in kept:
+        if type(item) is not list or len(item) != 5:
+            return None
+        number, text, html, markdown, whole = item
         if not (
-            isinstance(item, list)
-            and len(item) == 5
-            and isinstance(item[0], int)
-            and all(isinstance(part, str) for part in item[1:4])
-            and isinstance(item[4], bool)
+            type(number) is int
+            and type(text) is str
+            and type(html) is str
+            and type(markdown) is str
+            and type(whole) is bool
         ):
             return None
-        headings[question_id] = Heading(*item)
-    return headings
+    return dict(zip(ids, map(Heading._make, kept), strict=True))

@@ -16,7 +16,7 @@ import html
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from qbank.bank.loaded import Entry
 
@@ -28,11 +28,11 @@ TITLE_LIMIT = 80
 SNIPPET_LIMIT = 40
 
 
-@dataclass(frozen=True)
-class Heading:
+class Heading(NamedTuple):
     """One question's heading: ``text`` plain (the table of contents), ``html`` with inline
     code kept, ``markdown`` for a page; ``whole`` when it holds the prompt's entire first
-    paragraph (the page then leaves that paragraph out of the prompt below it)."""
+    paragraph (the page then leaves that paragraph out of the prompt below it). A named
+    tuple: the headings cache makes 90,000 at once (a third of a frozen dataclass's time)."""
 
     number: int
     text: str

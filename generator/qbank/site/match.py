@@ -265,9 +265,8 @@ def _not_terms(bank: Bank, locale: str) -> frozenset[str]:
         for word in words(bank.name(name, locale), locale):
             if len(word) >= OWN_LETTERS or (is_cjk(word) and len(word) > 1):
                 own.update(terms(word, locale))
-    for entry in bank.entries:
-        for tag in entry.question.tags:
-            own.update(terms(tag.replace("-", " "), locale))
+    for tag in {tag for entry in bank.entries for tag in entry.question.tags}:
+        own.update(terms(tag.replace("-", " "), locale))
     levels = [SENIORITY_WORDS, *catalog.seniorities]
     levels += [text for names in catalog.seniorities.values() for text in names.values()]
     seniority = {term for text in levels for term in terms(text, locale)}
