@@ -268,6 +268,12 @@ def lookalikes(log: str) -> list[str]:
     return [line.split("-  ", 1)[-1] for line in log.splitlines() if "nearly the same" in line]
 
 
+# (a page linked from the site the last build published is one from the page cache)
+MARKDOWN_KEPT = (
+    r"from the page cache(?: \(\d+ linked from the last site\))?, Markdown of (\d+) kept"
+)
+
+
 def kept_and_rendered(log: str) -> tuple[int, int]:
     """Pages from the page cache and pages rendered through the theme, every locale."""
     found = re.findall(r"pages built, (\d+) of (\d+) from the page cache", log)
@@ -284,7 +290,7 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
     log = build(project, content)
     assert kept_and_rendered(log) == (rendered, 0)
     # and every page's converted Markdown
-    markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
+    markdown_kept = re.findall(MARKDOWN_KEPT, log)
     assert sum(map(int, markdown_kept)) == rendered == len(entries(project, "markdown"))
     source = content / "backend/indexing/covering-index.yaml"
     data = yaml.safe_load(source.read_text("utf-8"))
@@ -299,7 +305,7 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
     # is kept with the files its links found, and none of those changed
     own_page((project,), 1)
     log = build(project, content)
-    markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
+    markdown_kept = re.findall(MARKDOWN_KEPT, log)
     assert sum(map(int, markdown_kept)) == rendered
     # a question added to a topic (one a page: a page added) renumbers the runs of
     # questions of the pages after it, and no more: only pages whose HTML changes have
@@ -315,7 +321,7 @@ def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
         )
         log = build(project, content, **one_a_page)
         kept, again = kept_and_rendered(log)
-        markdown_kept = re.findall(r"from the page cache, Markdown of (\d+) kept", log)
+        markdown_kept = re.findall(MARKDOWN_KEPT, log)
         converted = kept + again - sum(map(int, markdown_kept))
         assert 1 <= converted <= again < (kept + again) // 2, log
     # a plugin qbank does not know of turns the page cache off, and says so
@@ -376,6 +382,40 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     assert len(checked_files(project)) == len(first) - 1  # all made again, old pruned
     assert not checked_files(project) & first
     assert not set(entries(project)) & (set(first_entries) | set(again))
+
+
+def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> None:
+    """A page the page cache keeps, which the published site still holds as the last build
+    wrote it, is a hard link to that file in the new site (not written again); a page
+    edited in the site since is written again, and so is every page when the site is gone.
+    The site is a cold build's either way."""
+    content = write_small_bank(tmp_path / "content")
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    build(warm, content)
+    site = warm / "site"
+    before = {p: p.stat().st_ino for p in site.rglob("*.html")}
+    edited = site / "en" / "backend" / "indexing" / "index.html"
+    with edited.open("a", encoding="utf-8") as page:  # (in place: the same file)
+        page.write("<!-- edited in the site -->")
+    assert edited.stat().st_ino == before[edited]
+    log = build(warm, content)
+    kept, rendered = kept_and_rendered(log)
+    linked = sum(map(int, re.findall(r"\((\d+) linked from the last site\)", log)))
+    assert rendered == 0
+    assert linked == kept - 1 > 20
+    assert "Page skipped" not in log  # (MkDocs' note on a page it did not write)
+    after = {p: p.stat().st_ino for p in site.rglob("*.html")}
+    same = {p for p, inode in after.items() if before.get(p) == inode}
+    assert len(same) == linked
+    assert edited not in same
+    assert "edited in the site" not in edited.read_text("utf-8")
+    build(cold, content, qbank={"cache": False})
+    same_sites(warm, cold)
+    shutil.rmtree(site)
+    log = build(warm, content)
+    assert "linked from the last site" not in log
+    assert kept_and_rendered(log) == (kept, 0)
+    same_sites(warm, cold)
 
 
 def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
@@ -529,6 +569,7 @@ def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
     html = kept.split(b"\n", 1)[1]
     assert html.lstrip().lower().startswith(b"<!doctype html>")
     Store(warm / CACHE).put_bytes("pages", other.stem, b"elsewhere/\n" + html)
+    shutil.rmtree(warm / "site")  # (else its pages are linked, their entries not read)
     log = build(warm, content)
     assert f"cache entry {truncated} is corrupted" in log  # (its checksum)
     assert f"cache entry {corrupted} is corrupted" in log

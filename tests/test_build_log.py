@@ -44,8 +44,11 @@ def test_each_phase_is_logged_once_with_its_timing(tmp_path: Path) -> None:
     for phase in expected:
         pattern = phase if phase.endswith("{16}") else re.escape(phase)
         if phase.endswith("pages built"):  # (this second build's pages, and their Markdown,
-            # all from the cache)
-            pattern += r", (\d+) of \1 from the page cache, Markdown of \1 kept"
+            # all from the cache; every page linked from the site the first build published)
+            pattern += (
+                r", (\d+) of \1 from the page cache \(\1 linked from the last site\),"
+                r" Markdown of \1 kept"
+            )
         found = [line for line in lines if re.fullmatch(pattern + TIMED, line)]
         assert len(found) == 1, f"{phase!r} logged {len(found)} times:\n" + "\n".join(lines)
     assert len(lines) == len(expected), "lines besides the phases:\n" + "\n".join(lines)

@@ -212,6 +212,11 @@ class PageCache:
         self.kept += 1
         return html
 
+    def holds(self, name: str) -> bool:
+        """Whether a page is kept under ``name``, not read (its HTML is in place already:
+        ``sitelinks``); the entry is marked as used by this build."""
+        return self.store.touch(self.kind, name)
+
     def put(self, name: str, url: str, html: str) -> None:
         """Keep the HTML of the page at ``url``: its address, a newline, the HTML (the store
         compresses it)."""

@@ -155,12 +155,16 @@ class Store:
         self.hits += 1
         return value
 
-    def touch(self, kind: str, name: str) -> None:
+    def touch(self, kind: str, name: str) -> bool:
         """Mark the entry under ``name`` (if there is one) as used by this build without
-        reading it, so that ``prune`` keeps it."""
-        if self.folder is not None:
-            with contextlib.suppress(OSError):
-                os.utime(self._path(kind, name))
+        reading it, so that ``prune`` keeps it; whether there is one."""
+        if self.folder is None:
+            return False
+        try:
+            os.utime(self._path(kind, name))
+        except OSError:
+            return False
+        return True
 
     def put(self, kind: str, name: str, value: Any) -> None:
         """Keep ``value`` (JSON-serializable) under ``name``, replacing any entry there."""

@@ -54,7 +54,7 @@ from qbank.plugin.locales import (
     render_locale,
     write_search_index,
 )
-from qbank.plugin.logfilters import filter_cross_locale_links
+from qbank.plugin.logfilters import filter_cross_locale_links, filter_linked_pages
 from qbank.plugin.material_search import drop_search_files, drop_worker_address
 from qbank.plugin.pagecache import KeptMarkdown, KeptPages
 from qbank.plugin.pages import (
@@ -97,6 +97,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         self.staged: StagedSite | None = None  # ``mkdocs build``: the site being written
         self.store = Store(None)  # the persistent cache (``mkdocs build``; set by on_config)
         self.pages = KeptPages()  # the page cache of the build running now (``on_env``)
+        self.site_root: Path | None = None  # the site ``mkdocs build`` publishes
         self.markdown = KeptMarkdown()  # its converted Markdown (``on_nav``)
         self.template_code = TemplateCode()  # the theme's compiled templates, this process's
         self.started = 0.0  # when this build began (``on_config``)
@@ -138,6 +139,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             self.store = self._store(config)
             if self.store.enabled:
                 self.pages.allowed(config)  # (said here, before the locale process forks)
+            # (``mkdocs build``: the published site, whose pages the page cache may link)
+            self.site_root = None if self.serve is not None else Path(config.site_dir).resolve()
+            filter_linked_pages(lambda: self.pages.linked)
             self.shared = self._load_and_render(config)
         shared = self.building
         assert shared is not None
@@ -258,7 +262,9 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         if shared is not None:
             pages = shared.site.pages
             kind = SERVED if self.serve is not None else KIND
-            self.pages.begin(self.store, config, files, env, lambda f: f.src_uri in pages, kind)
+            site = None if self.site_root is None else (self.site_root, shared.locale)
+            generated = lambda f: f.src_uri in pages  # noqa: E731
+            self.pages.begin(self.store, config, files, env, generated, kind, site)
         return env
 
     def _edit_button(

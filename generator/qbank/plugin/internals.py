@@ -198,6 +198,11 @@ LINK_TO_EXCLUDED = re.compile(
 EXCLUDED_MARK = "excluded from the built site"
 NAV_LOGGER = "mkdocs.structure.nav"
 NAV_TO_EXCLUDED = re.compile(r"^A reference to '([^']+)' is included in the 'nav' configuration")
+# A page whose final HTML is empty is not written, with a note: the page cache gives a page
+# linked from the last site (``qbank.live.sitelinks``) no HTML.
+# https://github.com/mkdocs/mkdocs/blob/1.6.1/mkdocs/commands/build.py#L228-L234
+BUILD_LOGGER = "mkdocs.commands.build"
+EMPTY_PAGE = re.compile(r"^Page skipped: '(.+)'\. Generated empty output\.$")
 
 
 # -- Material's plugins --------------------------------------------------------------------------

@@ -62,3 +62,24 @@ def filter_pages_built_elsewhere(pages: frozenset[str]) -> None:
     for old in [f for f in nav_log.filters if isinstance(f, PagesBuiltElsewhere)]:
         nav_log.removeFilter(old)
     nav_log.addFilter(PagesBuiltElsewhere(lambda: pages))
+
+
+class LinkedPagesNote(logging.Filter):
+    """Drop MkDocs' note on every page the page cache linked from the last site (it gives
+    them no HTML: MkDocs then writes no file, and says so)."""
+
+    def __init__(self, linked: Callable[[], Set[str]]) -> None:
+        super().__init__()
+        self.linked = linked  # the source paths of the pages the build running now linked
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        match = internals.EMPTY_PAGE.match(str(record.msg))
+        return not (match and match.group(1) in self.linked())
+
+
+def filter_linked_pages(linked: Callable[[], Set[str]]) -> None:
+    """Install ``LinkedPagesNote`` (replacing an earlier one); ``linked()`` names the pages."""
+    build_log = logging.getLogger(internals.BUILD_LOGGER)
+    for old in [f for f in build_log.filters if isinstance(f, LinkedPagesNote)]:
+        build_log.removeFilter(old)
+    build_log.addFilter(LinkedPagesNote(linked))

@@ -49,6 +49,7 @@ from qbank.live.pagecache import (
     folder_digest,
     package_reads,
 )
+from qbank.live.sitelinks import LastSite
 from qbank.live.store import Store, versions_of
 from qbank.plugin import report
 from qbank.plugin.pages import fill_bodies
@@ -194,12 +195,17 @@ class KeptPages:
         # the objects themselves, not their ids (a later build's nav may get a freed id)
         self._nav: tuple[Any, str] = (None, "")
         self._pages: tuple[Any, str] = (None, "")
-        self._kept: tuple[Page, str] | None = None  # the page being built, its kept HTML
+        # the page being built, its kept HTML ("": linked from the last site) and key
+        self._kept: tuple[Page, str, str] | None = None
         self._pending: tuple[Page, str] | None = None  # the page being built, its key
         # Pages whose question HTML waits for the page to be rendered (``defer``): their
         # slots in order, by source path (``pages.insert_questions``'s ``deferred``).
         self.defer = False
         self.bodies: dict[str, list[Slot]] = {}
+        # the pages of the published site this build links instead of writing (``sitelinks``;
+        # not under serve), and the source paths of those it linked (MkDocs logs a note)
+        self.links: LastSite | None = None
+        self.linked: set[str] = set()
 
     def prepare(self, store: Store, config: MkDocsConfig) -> None:
         """Before this build's pages are read (``on_nav``): whether their question HTML may
@@ -219,13 +225,17 @@ class KeptPages:
         env: jinja2.Environment,
         generated: Callable[[File], bool],
         kind: str = KIND,
+        site: tuple[Path, str] | None = None,
     ) -> None:
         """Start this build's page cache over ``store`` for the pages ``generated`` (by
         qbank) says, unless something the key cannot see could change their HTML; its
-        entries of ``kind`` (``SERVED``: ``mkdocs serve``'s pages)."""
+        entries of ``kind`` (``SERVED``: ``mkdocs serve``'s pages). ``site``: the published
+        site and this build's locale, whose pages the last build wrote there are linked
+        where they are the same (``sitelinks``)."""
         self.cache, self.env, self.templates = None, env, {}
         self._kept = self._pending = None
         self._nav = self._pages = (None, "")
+        self.links, self.linked = None, set()
         if not store.enabled:
             return
         if not self.allowed(config):
@@ -236,6 +246,8 @@ class KeptPages:
             self._off(f"a setting holds a value it cannot compare ({error})")
             return
         self.cache = PageCache(store, build, kind)
+        if site is not None:
+            self.links = LastSite(store, *site)
         for file in files.documentation_pages():
             page = file.page
             if page is None or not generated(file) or file.inclusion.is_excluded():  # type: ignore[no-untyped-call]
@@ -280,9 +292,20 @@ class KeptPages:
         own = self.templates[page.file.src_uri] or "main.html"
         name = self._key(context, page, own, slots or [])
         if name is not None and self.cache is not None:
+            file = page.file
+            if (
+                self.links is not None
+                and self.cache.holds(name)  # (a page made again where its entry is gone)
+                and self.links.link(file.dest_uri, name, file.abs_dest_path or "")
+            ):
+                self.cache.kept += 1
+                self.linked.add(file.src_uri)
+                self._kept = (page, "", name)  # (no output: MkDocs writes no file)
+                context[SLOT] = ""
+                return
             html = self.cache.get(name, page.url)
             if html is not None:
-                self._kept = (page, html)
+                self._kept = (page, html, name)
                 context[SLOT] = ""
                 return
             self._pending = (page, name)
@@ -333,19 +356,26 @@ class KeptPages:
         kept, pending = self._kept, self._pending
         self._kept = self._pending = None
         if kept is not None and kept[0] is page:
+            if kept[1] and self.links is not None:
+                self.links.wrote(page.file.dest_uri, kept[2], page.file.abs_dest_path or "")
             return kept[1]
         html = final(output)
         if pending is not None and pending[0] is page and self.cache is not None:
             self.cache.put(pending[1], page.url, html)
+            if self.links is not None:
+                self.links.wrote(page.file.dest_uri, pending[1], page.file.abs_dest_path or "")
         return html
 
     def end(self) -> str:
         """How many of this build's pages the cache gave (for its "pages built" line)."""
         cache, self.cache = self.cache, None
+        links, self.links = self.links, None
         self._nav = self._pages = (None, "")  # (the build's nav is not held after it)
         if cache is None:
             return ""
-        return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache"
+        count = links.end() if links is not None else 0
+        linked = f" ({count} linked from the last site)" if count else ""
+        return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache{linked}"
 
 
 # Markdown extensions whose HTML is a function of the page's Markdown and settings alone
