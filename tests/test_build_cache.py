@@ -26,6 +26,7 @@ from sitebuild import QUESTIONS, plant_near_duplicates, write_small_bank
 from support.searchdocs import weighed
 
 from qbank.live import store
+from qbank.live.sitelinks import SiteDigests
 from qbank.live.store import Store
 
 CACHE = ".cache/qbank"
@@ -409,6 +410,14 @@ def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> 
     assert len(same) == linked
     assert edited not in same
     assert "edited in the site" not in edited.read_text("utf-8")
+    # the offline files' digests of the site's files are kept by inode, time and size (a
+    # linked page's is not made again), and each is its file's
+    digests = SiteDigests(Store(warm / CACHE), site.resolve()).before
+    assert {site / path for path in digests} >= same
+    for path, (inode, _time, size, digest) in digests.items():
+        data = (site / path).read_bytes()
+        assert (inode, size) == ((site / path).stat().st_ino, len(data))
+        assert digest == hashlib.sha256(data).hexdigest()[:16]
     build(cold, content, qbank={"cache": False})
     same_sites(warm, cold)
     shutil.rmtree(site)

@@ -14,7 +14,9 @@ modification time (ns) and size once written. A page is linked only where its ke
 one kept and the file in the site still has that inode, time and size: a file edited or
 replaced since (or a site built elsewhere, or none) is written as before, and so is a page
 where no link can be made (another file system, or one without hard links). An entry not
-of this shape is not used. Never imports MkDocs.
+of this shape is not used. The offline copy's digest of every file of the site is kept the
+same way (``SiteDigests``): a linked page is not read and digested again. Never imports
+MkDocs.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from qbank.live.store import Store, key
 
 KIND = "site-pages"
+DIGESTS = "site-digests"
 
 
 class LastSite:
@@ -76,16 +79,44 @@ class LastSite:
         return len(self.linked)
 
 
-def _restored(kept: Any) -> dict[str, list[Any]]:
-    """A kept entry's pages, or none when it has not their shape."""
+class SiteDigests:
+    """The digests of the files of the published site ``site`` (``offline.site_files``'
+    ``KnownDigests``), by each file's inode, modification time (ns) and size."""
+
+    def __init__(self, store: Store, site: Path) -> None:
+        self.store = store
+        self.name = key(DIGESTS, str(site))
+        kept = store.get(DIGESTS, self.name)
+        self.before = _restored(kept, 3) if isinstance(kept, dict) else {}
+        self.now: dict[str, list[Any]] = {}
+
+    def digest(self, path: str, found: os.stat_result) -> str | None:
+        """The kept digest of the file at ``path`` if it is the same file."""
+        was = self.before.get(path)
+        if was is None or was[:3] != [found.st_ino, found.st_mtime_ns, found.st_size]:
+            return None
+        self.now[path] = was
+        return str(was[3])
+
+    def made(self, path: str, found: os.stat_result, digest: str) -> None:
+        """Keep the digest of the file at ``path``, just read."""
+        self.now[path] = [found.st_ino, found.st_mtime_ns, found.st_size, digest]
+
+    def end(self) -> None:
+        """Keep the digests of the site's files (as the offline files read them)."""
+        self.store.put(DIGESTS, self.name, self.now)
+
+
+def _restored(kept: Any, at: int = 0) -> dict[str, list[Any]]:
+    """A kept entry: by site path, four items, each an int but the one ``at``, a str; none
+    when it has not that shape."""
     if not isinstance(kept, dict):
         return {}
     for item in kept.values():
         if not (
             type(item) is list
             and len(item) == 4
-            and type(item[0]) is str
-            and all(type(number) is int for number in item[1:])
+            and all(type(part) is (str if n == at else int) for n, part in enumerate(item))
         ):
             return {}
     return kept

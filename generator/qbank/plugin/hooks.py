@@ -33,6 +33,7 @@ from qbank.bank.problems import ContentError
 from qbank.live import background
 from qbank.live.checkcache import StoredChecks
 from qbank.live.pagecache import KIND, SERVED
+from qbank.live.sitelinks import SiteDigests
 from qbank.live.store import Store
 from qbank.plugin import internals, report
 from qbank.plugin.banner import show_problems
@@ -467,7 +468,14 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         elif self.staged is not None:
             if self.offline and self.shared is not None:
                 started = time.monotonic()
-                made = write_site_offline(Path(config.site_dir), self.shared.bank, SHELL)
+                known = None
+                if self.store.enabled and self.site_root is not None:
+                    known = SiteDigests(self.store, self.site_root)
+                made = write_site_offline(
+                    Path(config.site_dir), self.shared.bank, SHELL, known=known
+                )
+                if known is not None:
+                    known.end()
                 phase(started, "offline files: build %s", made.build)
             self.staged.publish(config, self.started)  # (a failure: on_build_error discards it)
             self.staged = None

@@ -31,7 +31,7 @@ import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -105,9 +105,24 @@ def _served_path(path: str) -> str:
     return stem + "/index.html"
 
 
-def site_files(site: Path, *, tree: bool = False) -> dict[str, SiteFile]:
+class KnownDigests(Protocol):
+    """Digests of a site's files kept from an earlier build by each file's inode, time and
+    size (``qbank.live.sitelinks.SiteDigests``): a file the build linked from the last site
+    is not read again."""
+
+    def digest(self, path: str, found: os.stat_result) -> str | None:
+        """The digest of the file at the site-root ``path`` if it is the one kept."""
+
+    def made(self, path: str, found: os.stat_result, digest: str) -> None:
+        """The file at ``path`` was read: keep its digest."""
+
+
+def site_files(
+    site: Path, *, tree: bool = False, known: KnownDigests | None = None
+) -> dict[str, SiteFile]:
     """Every file of the site folder the worker may serve, by site-root path (sorted);
-    ``tree``: a ``qbank build`` docs folder, its pages named as they will be served."""
+    ``tree``: a ``qbank build`` docs folder, its pages named as they will be served;
+    ``known``: the digests kept of files not changed since (not read again)."""
     found: dict[str, SiteFile] = {}
     stack = [site]
     while stack:
@@ -124,8 +139,17 @@ def site_files(site: Path, *, tree: bool = False) -> dict[str, SiteFile]:
                     path = _served_path(path)
                 if _NOT_SERVED.search(path):
                     continue
-                data = Path(entry.path).read_bytes()
-                found[path] = SiteFile(len(data), _digest(data))
+                if known is None:
+                    data = Path(entry.path).read_bytes()
+                    found[path] = SiteFile(len(data), _digest(data))
+                    continue
+                stat = entry.stat()
+                digest = known.digest(path, stat)
+                if digest is None:
+                    data = Path(entry.path).read_bytes()
+                    digest = _digest(data)
+                    known.made(path, stat, digest)
+                found[path] = SiteFile(stat.st_size, digest)
     return dict(sorted(found.items()))
 
 
@@ -375,12 +399,13 @@ def offline_files(
     strings: dict[str, dict[str, str]],
     *,
     tree: bool = False,
+    known: KnownDigests | None = None,
 ) -> OfflineFiles:
     """The worker and the manifests of the site in the folder ``site`` (written by
     ``write_offline``). ``shell``: the qbank assets every reader keeps; the theme's are
     found in the default (first) locale's home page. ``strings``: per locale, the worker's
     text (the page it shows for a page that was never kept)."""
-    files = site_files(site, tree=tree)
+    files = site_files(site, tree=tree, known=known)
     build = build_id(files)
     locales = list(locales)
     fields = list(fields)
@@ -478,10 +503,16 @@ def worker_text(locale: str) -> dict[str, str]:
 
 
 def write_site_offline(
-    site: Path, bank: Bank, shell: Iterable[str], *, tree: bool = False
+    site: Path,
+    bank: Bank,
+    shell: Iterable[str],
+    *,
+    tree: bool = False,
+    known: KnownDigests | None = None,
 ) -> OfflineFiles:
     """Write ``sw.js`` and every locale's field manifests into the built ``site`` (``tree``:
-    a ``qbank build`` docs folder; ``shell``: qbank's assets, which every reader keeps)."""
+    a ``qbank build`` docs folder; ``shell``: qbank's assets, which every reader keeps;
+    ``known``: the digests kept of its files, ``site_files``)."""
     locales = bank.catalog.locales
     made = offline_files(
         site,
@@ -490,6 +521,7 @@ def write_site_offline(
         shell,
         {locale: worker_text(locale) for locale in locales},
         tree=tree,
+        known=known,
     )
     write_offline(site, made)
     return made
