@@ -447,6 +447,7 @@ class SearchBox {
     this.list = node.querySelector(".qb-search__results");
     this.more = node.querySelector(".qb-search__more");
     this.token = 0;
+    this.openedOn = ""; // the address the panel was last opened on (``mount``)
     this.results = [];
     this.shown = 0;
     this.timer = 0;
@@ -521,6 +522,7 @@ class SearchBox {
   }
 
   show() {
+    this.openedOn = location.href; // (see ``mount``)
     this.panel.hidden = false;
     this.open.setAttribute("aria-expanded", "true");
     this.input.focus();
@@ -630,12 +632,14 @@ class SearchBox {
 }
 
 /** Sets up the header's search box, or has it follow the page it now shows (its locale's
- * text and filters; instant navigation keeps the header). */
+ * text and filters; instant navigation keeps the header). A panel opened on an earlier page
+ * closes; one the reader opened once the address had changed, before the new page was
+ * mounted, stays open. */
 export function mount() {
   for (const node of document.querySelectorAll(".qb-search")) {
     if (!node.qbSearch) node.qbSearch = new SearchBox(node);
     else {
-      node.qbSearch.hide();
+      if (node.qbSearch.openedOn !== location.href) node.qbSearch.hide();
       node.qbSearch.follow();
     }
   }
