@@ -52,7 +52,7 @@ class LastSite:
         source = os.path.join(self.site, path)  # noqa: PTH118 (str paths: no Path made)
         try:
             found = os.stat(source)  # noqa: PTH116
-            if [found.st_ino, found.st_mtime_ns, found.st_size] != was[1:]:
+            if _stamp(found) != was[1:]:
                 return False
             os.makedirs(os.path.dirname(target), exist_ok=True)  # noqa: PTH103, PTH120
             os.link(source, target)
@@ -74,7 +74,7 @@ class LastSite:
                 found = os.stat(target)  # noqa: PTH116
             except OSError:
                 continue
-            now[path] = [page_key, found.st_ino, found.st_mtime_ns, found.st_size]
+            now[path] = [page_key, *_stamp(found)]
         self.store.put(KIND, self.name, now)
         return len(self.linked)
 
@@ -86,25 +86,30 @@ class SiteDigests:
     def __init__(self, store: Store, site: Path) -> None:
         self.store = store
         self.name = key(DIGESTS, str(site))
-        kept = store.get(DIGESTS, self.name)
-        self.before = _restored(kept, 3) if isinstance(kept, dict) else {}
+        self.before = _restored(store.get(DIGESTS, self.name), 3)
         self.now: dict[str, list[Any]] = {}
 
     def digest(self, path: str, found: os.stat_result) -> str | None:
         """The kept digest of the file at ``path`` if it is the same file."""
         was = self.before.get(path)
-        if was is None or was[:3] != [found.st_ino, found.st_mtime_ns, found.st_size]:
+        if was is None or was[:3] != _stamp(found):
             return None
         self.now[path] = was
         return str(was[3])
 
     def made(self, path: str, found: os.stat_result, digest: str) -> None:
         """Keep the digest of the file at ``path``, just read."""
-        self.now[path] = [found.st_ino, found.st_mtime_ns, found.st_size, digest]
+        self.now[path] = [*_stamp(found), digest]
 
     def end(self) -> None:
         """Keep the digests of the site's files (as the offline files read them)."""
         self.store.put(DIGESTS, self.name, self.now)
+
+
+def _stamp(found: os.stat_result) -> list[int]:
+    """What tells a file written by a build from any other: its inode, modification time
+    (ns) and size (a file edited in place or replaced changes one of them)."""
+    return [found.st_ino, found.st_mtime_ns, found.st_size]
 
 
 def _restored(kept: Any, at: int = 0) -> dict[str, list[Any]]:
