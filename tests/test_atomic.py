@@ -16,7 +16,7 @@ import pytest
 import yaml
 from sitebuild import QUESTIONS, build_site, write_small_bank
 
-from qbank.site.output import STAGING_PREFIX, discard, publish, remove_tree, stage
+from qbank.site.output import STAGING_PREFIX, discard, move_into, publish, remove_tree, stage
 
 REMOVED = "backend/indexing/covering-index.yaml"
 
@@ -171,3 +171,30 @@ def test_a_previous_site_is_removed_whole_and_nothing_outside_it(tmp_path: Path)
     remove_tree(old)
     assert not old.exists()
     assert (outside / "field" / "keep.html").read_text() == "kept"
+
+
+def test_move_into_moves_new_folders_whole_and_merges_the_others(tmp_path: Path) -> None:
+    served, staging = tmp_path / "served", tmp_path / "staging"
+    (served / "en" / "old").mkdir(parents=True)
+    (served / "en" / "old" / "index.html").write_text("old page")
+    (served / "en" / "index.html").write_text("en before")
+    (served / "404.html").write_text("404 before")
+    files = {
+        "404.html": "404 after",
+        "en/index.html": "en after",
+        "en/new/index.html": "new topic",
+        "en/new/2/index.html": "its part",
+        "tr/index.html": "tr",
+        "tr/a/b/index.html": "deep",
+    }
+    for relative, text in files.items():
+        (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+        (staging / relative).write_text(text)
+    inode = (staging / "tr").stat().st_ino
+    assert move_into(staging, served) == set(files)
+    assert {p.relative_to(served).as_posix(): p.read_text() for p in served.rglob("*.html")} == {
+        **files,
+        "en/old/index.html": "old page",
+    }
+    assert (served / "tr").stat().st_ino == inode  # (a folder served did not have: one rename)
+    assert not [p for p in staging.rglob("*") if p.is_file()]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 import shutil
 import tempfile
 import threading
@@ -41,7 +40,7 @@ from qbank.plugin.datafiles import Superseded, write_deferred
 from qbank.plugin.logfilters import filter_skipped_pages
 from qbank.plugin.report import log, phase
 from qbank.search import INDEX_DIR, SearchIndexError
-from qbank.site.output import rename
+from qbank.site.output import move_into, rename
 from qbank.site.parts import is_part_page
 from qbank.site.render import (
     PLACEHOLDER_NUMBER,
@@ -437,16 +436,8 @@ class ServeSession:
         rebuild = self.rebuild
         if rebuild is None or rebuild.staging is None or self.served is None:
             return
-        staging, served = rebuild.staging, self.served
-        written: set[str] = set()
-        for folder, _, names in os.walk(staging):
-            for name in names:
-                source = Path(folder) / name
-                relative = source.relative_to(staging).as_posix()
-                target = served / relative
-                target.parent.mkdir(parents=True, exist_ok=True)
-                source.replace(target)
-                written.add(relative)
+        served = self.served
+        written = move_into(rebuild.staging, served)
         if rebuild.full:
             for relative in self.published - written:
                 with contextlib.suppress(OSError):

@@ -70,6 +70,33 @@ def remove_tree(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def move_into(staging: Path, served: Path) -> set[str]:
+    """Move every file of ``staging`` to its place under ``served`` (a file one rename: a
+    reader never sees half of one), a folder ``served`` has no such folder for in one
+    rename (``mkdocs serve``'s first build: every locale's tree; moved a file at a time, the
+    4,358 files of a bank of 30,000 questions x 3 locales took 0.8 s, and removing the
+    emptied folders 0.45 s more). The files' paths under ``staging``, POSIX, relative."""
+    moved: set[str] = set()
+    for folder, dirs, names in os.walk(staging):
+        here = Path(folder)
+        place = served / here.relative_to(staging)
+        for name in names:
+            moved.add((here / name).relative_to(staging).as_posix())
+            (here / name).replace(place / name)
+        merged = []
+        for name in dirs:
+            target = place / name
+            if target.exists() or target.is_symlink():
+                merged.append(name)
+                continue
+            for below, _, files in os.walk(here / name):
+                prefix = Path(below).relative_to(staging).as_posix()
+                moved.update(f"{prefix}/{file}" for file in files)
+            (here / name).rename(target)
+        dirs[:] = merged  # (the folders moved whole are not walked)
+    return moved
+
+
 def rename(temporary: Path, target: Path) -> bool:
     """Put ``temporary`` in place of ``target`` (one rename)."""
     temporary.replace(target)
