@@ -125,9 +125,16 @@ def test_without_a_repository_there_are_no_edit_or_report_links(small_bank: Path
 
 
 def test_only_the_requested_locales_are_rendered(small_bank: Path) -> None:
-    site = render_site(load_bank(small_bank), RenderOptions(locales=("tr",)))
+    bank = load_bank(small_bank)
+    site = render_site(bank, RenderOptions(locales=("tr",)))
     assert {p.split("/")[0] for p in site.pages} == {"tr", "index.md"}
     assert set(site.nav) == {"tr"}
+    # the site's images (outside every locale's folder) come with the default locale's pages,
+    # the ones the root build writes: every locale's, a Turkish-only question's included
+    assert bank.catalog.default_locale != "tr"
+    assert not any(p.startswith("images/") for p in site.files)
+    default = render_site(bank, RenderOptions(locales=(bank.catalog.default_locale,)))
+    assert default.files["images/ml-engineer/numerics/bits.png"].startswith(b"\x89PNG")
 
 
 def test_a_reserved_topic_key_is_a_content_error(small_bank: Path) -> None:
