@@ -71,29 +71,29 @@ def remove_tree(folder: Path) -> None:
 
 
 def move_into(staging: Path, served: Path) -> set[str]:
-    """Move every file of ``staging`` to its place under ``served`` (a file one rename: a
-    reader never sees half of one), a folder ``served`` has no such folder for in one
-    rename (``mkdocs serve``'s first build: every locale's tree; moved a file at a time, the
-    4,358 files of a bank of 30,000 questions x 3 locales took 0.8 s, and removing the
-    emptied folders 0.45 s more). The files' paths under ``staging``, POSIX, relative."""
+    """Move every file of ``staging`` to the same place under ``served``: a file in one
+    rename (a reader never sees half of one), and a folder that ``served`` does not have
+    yet whole, in one rename too (``mkdocs serve``'s first build: every locale's tree; file
+    by file, the 4,358 files of 30,000 questions x 3 locales took 0.8 s, and removing the
+    emptied folders 0.45 s more). The paths of the files moved, relative, POSIX."""
     moved: set[str] = set()
     for folder, dirs, names in os.walk(staging):
         here = Path(folder)
-        place = served / here.relative_to(staging)
+        relative = here.relative_to(staging)
+        moved.update((relative / name).as_posix() for name in names)
         for name in names:
-            moved.add((here / name).relative_to(staging).as_posix())
-            (here / name).replace(place / name)
+            (here / name).replace(served / relative / name)
         merged = []
         for name in dirs:
-            target = place / name
+            target = served / relative / name
             if target.exists() or target.is_symlink():
                 merged.append(name)
                 continue
             for below, _, files in os.walk(here / name):
-                prefix = Path(below).relative_to(staging).as_posix()
-                moved.update(f"{prefix}/{file}" for file in files)
+                inside = Path(below).relative_to(staging)
+                moved.update((inside / file).as_posix() for file in files)
             (here / name).rename(target)
-        dirs[:] = merged  # (the folders moved whole are not walked)
+        dirs[:] = merged  # (a folder moved whole is not walked)
     return moved
 
 
