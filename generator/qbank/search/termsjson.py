@@ -1,6 +1,6 @@
 """The JSON text of terms files made from arrays: ``{term: [posting, ...], ...}`` objects, the
-postings' digits and the text around them put in place by numpy, with no Python string made
-per term or per posting.
+postings' digits written by orjson in one call and the text around them put in place by numpy,
+with no Python string made per term or per posting.
 
 A locale's terms files hold millions of postings (a Chinese index of 30,000 questions about
 12 million, and the offline copy's shares of them as many again); made one f-string a term
@@ -17,37 +17,24 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import orjson
 
-_PAIRS = np.frombuffer("".join(f"{n:02d}" for n in range(100)).encode(), np.uint8).reshape(100, 2)
-"""The two digits of each number below 100 (``"00"`` to ``"99"``)."""
+_COMMA = ord(",")
 
 
 def number_bytes(values: npt.NDArray[np.integer[Any]]) -> tuple[npt.NDArray[np.uint8], Any]:
     """``values`` (non-negative integers) as ASCII, each followed by a comma (``b"3,14,"``),
-    and where each one's comma ends (``[2, 5]``, int64). Written two digits a pass from the
-    right, each pass over the values that have digits left (most postings have one or two:
-    a pass over a table as wide as the longest value cost 2.5 times as much), in 32 bits
-    where the values fit."""
-    if len(values) and values.max() < 2**32:
+    and where each one's comma ends (``[2, 5]``, int64). orjson writes the digits of the
+    whole array in one call (``[3,14]``) and numpy finds the separators: at 12 million
+    postings 0.26 s, against 2.0 s for the digits put in place by numpy two at a time."""
+    if not len(values):
+        return np.empty(0, np.uint8), np.empty(0, np.int64)
+    if values.max() < 2**32:
         values = values.astype(np.uint32)
-    digits = np.ones(len(values), np.int64)
-    for power in range(1, 19):
-        longer = values >= 10**power
-        if not longer.any():
-            break
-        digits += longer
-    ends = np.cumsum(digits + 1)
-    out = np.empty(int(ends[-1]) if len(values) else 0, np.uint8)
-    out[ends - 1] = ord(",")
-    at, rest, left = ends - 2, values, digits  # (each value's last digit not yet written)
-    while len(rest):
-        low = rest % 100
-        out[at] = _PAIRS[low, 1]
-        two = left >= 2
-        out[at[two] - 1] = _PAIRS[low[two], 0]
-        rest, left = rest // 100, left - 2
-        more = left > 0
-        at, rest, left = at[more] - 2, rest[more], left[more]
+    text = orjson.dumps(np.ascontiguousarray(values), option=orjson.OPT_SERIALIZE_NUMPY)
+    out = np.frombuffer(text, np.uint8)[1:].copy()  # (without the opening bracket)
+    out[-1] = _COMMA  # (the closing bracket a comma too)
+    ends = np.flatnonzero(out == _COMMA) + 1
     return out, ends
 
 
@@ -93,22 +80,32 @@ def objects(
     name_starts = np.cumsum(name_lengths) - name_lengths
     firsts = np.zeros(count, bool)
     firsts[[b for b in bounds[:-1] if b < count]] = True
-    # Each entry's text is five runs of one buffer: its comma (none for an object's first),
-    # a quote, its name, a quote, colon and bracket, its numbers.
+    # Each entry's text is its head, four runs of one buffer (its comma, none for an
+    # object's first; a quote; its name; a quote, colon and bracket), then its numbers: the
+    # heads are gathered byte by byte, the numbers (nearly all of the text) put around them
+    # in one masked copy.
     marks = len(escaped)
-    source = np.frombuffer(b"".join([escaped, b',"":[', numbers.tobytes()]), np.uint8)
-    starts = np.empty((count, 5), np.int64)
-    sizes = np.empty((count, 5), np.int64)
+    source = np.frombuffer(escaped + b',"":[', np.uint8)
+    starts = np.empty((count, 4), np.int64)
+    sizes = np.empty((count, 4), np.int64)
     starts[:, 0], sizes[:, 0] = marks, ~firsts
     starts[:, 1], sizes[:, 1] = marks + 1, 1
     starts[:, 2], sizes[:, 2] = name_starts[name_of], name_lengths[name_of]
     starts[:, 3], sizes[:, 3] = marks + 2, 3
-    starts[:, 4], sizes[:, 4] = marks + 5 + number_starts, number_ends - number_starts
     flat_starts, flat_sizes = starts.ravel(), sizes.ravel()
     placed = np.cumsum(flat_sizes) - flat_sizes
-    picked = np.repeat(flat_starts - placed, flat_sizes) + np.arange(int(flat_sizes.sum()))
-    text = source[picked].tobytes()
-    at = [*placed[0::5].tolist(), len(text)]  # where each entry's text begins
+    head_bytes = int(flat_sizes.sum())
+    heads = source[np.repeat(flat_starts - placed, flat_sizes) + np.arange(head_bytes)]
+    head_sizes = sizes.sum(axis=1)
+    begins = placed[0::4] + number_starts  # where each entry's text begins
+    at_heads = np.repeat(begins - placed[0::4], head_sizes) + np.arange(head_bytes)
+    text = np.empty(head_bytes + len(numbers), np.uint8)
+    in_head = np.zeros(len(text), bool)
+    in_head[at_heads] = True
+    text[at_heads] = heads
+    text[~in_head] = numbers
+    at = [*begins.tolist(), len(text)]
+    text = text.tobytes()
     return [b"{" + text[at[low] : at[high]] + b"}" for low, high in itertools.pairwise(bounds)]
 
 
