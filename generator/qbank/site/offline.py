@@ -287,7 +287,10 @@ class FieldShares:
         kept = np.flatnonzero(owner >= 0)
         if not len(kept):
             return
-        kept = kept[np.lexsort((term_of[kept], owner[kept]))]  # (stable: codes in order)
+        # By field, then term: the postings are in term order already (then by code), so a
+        # stable sort by field alone (a radix sort in 16 bits) leaves each field's in it.
+        small = owner.dtype if len(self.fields) > 2**15 else np.int16
+        kept = kept[np.argsort(owner[kept].astype(small), kind="stable")]
         owners, terms, codes = owner[kept], term_of[kept], codes[kept]
         first = np.ones(len(kept), bool)
         first[1:] = (owners[1:] != owners[:-1]) | (terms[1:] != terms[:-1])
