@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
+import orjson
+
 from qbank.live.store import Store, key
 
 KIND = "pages"
@@ -106,8 +108,12 @@ def _plain(value: Any, refer: Refer | None, depth: int, seen: set[int]) -> Any:
 
 def digest(value: Any) -> str:
     """The hex digest of plain data (``canonical``'s)."""
-    data = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(data.encode(), digest_size=20).hexdigest()
+    try:  # (orjson: a page's key is made of thousands of values, 3-5 times json's speed)
+        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # (an integer beyond 64 bits, a nesting too deep for orjson)
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        data = text.encode()
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 _META_USE = re.compile(rb"(?<![\w.])(\w+)\.meta(?:\.(\w+)|\[\s*[\"'](\w+)[\"']\s*\])?")

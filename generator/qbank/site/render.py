@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from urllib.parse import quote, urlencode
 
 import jinja2
+import orjson
 from markupsafe import escape as _escape
 
 from qbank.bank.catalog import CATALOG_FILE
@@ -521,7 +522,7 @@ class _Renderer:
         cache's, ``live.markupcache``, is trusted as the page cache's own HTML is.)"""
         o = self.options
         levels = [self.bank.name(self.catalog.seniorities[k], locale) for k in entry.seniorities]
-        return json.dumps(
+        return orjson.dumps(
             [
                 entry.digest,
                 entry.file,
@@ -533,9 +534,8 @@ class _Renderer:
                 levels,
                 self.stale_note(entry, locale),
                 self.heading_of(entry, locale).whole,
-            ],
-            ensure_ascii=False,
-        )
+            ]
+        ).decode()
 
     def questions(
         self, site: RenderedSite, entries: list[Entry], locale: str, level: int
