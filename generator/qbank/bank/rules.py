@@ -43,7 +43,9 @@ class Found(NamedTuple):
     prompts: PromptKeys
     # locale -> hash of the option texts as compared (``option_text``), in key order; empty
     # for an open question. Two questions are the same only with the same prompt and these.
-    options: dict[str, int]
+    # (A result restored from the persistent cache makes them when they are first read:
+    # ``live.checkcache.OptionKeys``.)
+    options: Mapping[str, int]
 
 
 _QUESTION_KEYS = ", ".join(Question.model_fields)

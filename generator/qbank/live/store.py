@@ -95,7 +95,7 @@ def versions_of(*distributions: str) -> list[str]:
 def key(*parts: str | bytes) -> str:
     """The hex key of a result made from ``parts`` (each hashed with its length, so two
     different lists of parts never give the same bytes) and qbank's version."""
-    chunks = []
+    chunks: list[bytes] = []
     for part in (VERSION, str(FORMAT), *parts):
         data = part.encode() if isinstance(part, str) else part
         chunks += (len(data).to_bytes(8, "little"), data)

@@ -99,13 +99,13 @@ def objects(
     head_sizes = sizes.sum(axis=1)
     begins = placed[0::4] + number_starts  # where each entry's text begins
     at_heads = np.repeat(begins - placed[0::4], head_sizes) + np.arange(head_bytes)
-    text = np.empty(head_bytes + len(numbers), np.uint8)
-    in_head = np.zeros(len(text), bool)
+    placing = np.empty(head_bytes + len(numbers), np.uint8)
+    in_head = np.zeros(len(placing), bool)
     in_head[at_heads] = True
-    text[at_heads] = heads
-    text[~in_head] = numbers
-    at = [*begins.tolist(), len(text)]
-    text = text.tobytes()
+    placing[at_heads] = heads
+    placing[~in_head] = numbers
+    at = [*begins.tolist(), len(placing)]
+    text = placing.tobytes()
     return [b"{" + text[at[low] : at[high]] + b"}" for low, high in itertools.pairwise(bounds)]
 
 
