@@ -853,6 +853,10 @@ def test_an_index_entry_is_sound_before_it_is_used() -> None:
     assert _State.restored(broken(lambda h: h.update(terms="index index"))) is None
     assert _State.restored(broken(lambda h: h.update(terms="index"))) is None  # 2 lengths
     assert _State.restored(broken(lambda h: h["shown"][0].pop())) is None
+    assert _State.restored(broken(lambda h: h["shown"][1].__setitem__(2, 3))) is None
+    assert _State.restored(broken(lambda h: h["filters"][0][0].append("x"))) is None
+    assert _State.restored(broken(lambda h: h["filters"][1][0].__setitem__(1, None))) is None
+    assert _State.restored(broken(lambda h: h["filters"].__setitem__(0, "field"))) is None
     assert _State.restored(broken(lambda h: h["docs"].pop())) is None  # a question's key
     head, rest = state.dumps().split(b"\n", 1)  # lengths (2 x 8 bytes), codes (3 x 4), ...
 

@@ -401,9 +401,11 @@ class _State:
             return None
         if len(docs) != len(shown) or not all(type(d) is str for d in docs):
             return None
-        if not all(_texts(row, 4) for row in shown):
+        # (each check one pass over a flat list: a check a row was 0.2-0.4 s a locale)
+        if not _rows(shown, 4) or not _rows(filters, None):
             return None
-        if not all(isinstance(row, list) and all(_texts(p, 2) for p in row) for row in filters):
+        pairs = list(itertools.chain.from_iterable(filters))
+        if not _rows(pairs, 2):
             return None
         types = (np.int64, np.int32, np.uint32, np.int64, np.int32)
         widths = [size * np.dtype(kind).itemsize for size, kind in zip(sizes, types, strict=True)]
@@ -419,8 +421,8 @@ class _State:
             topics,
             counts,
             docs,
-            [(a, b, c, d) for a, b, c, d in shown],
-            [tuple((a, b) for a, b in row) for row in filters],
+            list(map(tuple, shown)),
+            [tuple(map(tuple, row)) for row in filters],
             terms.split(_TERMS) if terms else [],
             lengths,
             codes,
@@ -454,8 +456,15 @@ class _State:
         return _ordered(self.packed_codes, starts[:-1], self.docs)
 
 
-def _texts(row: Any, count: int) -> bool:
-    return isinstance(row, list) and len(row) == count and all(isinstance(t, str) for t in row)
+def _rows(rows: list[Any], count: int | None) -> bool:
+    """Whether every one of ``rows`` is a list (of ``count`` texts; None: of anything)."""
+    if set(map(type, rows)) - {list}:
+        return False
+    if count is None:
+        return True
+    if set(map(len, rows)) - {count}:
+        return False
+    return not set(map(type, itertools.chain.from_iterable(rows))) - {str}
 
 
 def _ordered(codes: npt.NDArray[np.int32], firsts: npt.NDArray[np.int64], docs: int) -> bool:
