@@ -875,3 +875,53 @@ def test_an_index_entry_is_sound_before_it_is_used() -> None:
         )
         is None
     )
+
+
+def test_a_changed_topic_is_counted_from_its_questions_kept_terms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from qbank.bank.load import load_bank
+    from qbank.live import matchcache
+    from qbank.site.match import topic_profiles
+
+    content = write_small_bank(tmp_path / "content")
+    kept = Store(tmp_path / "cache")
+    made: list[str] = []
+
+    def counting(entry: Any, locale: str) -> tuple[list[str], list[str]]:
+        made.append(f"{locale}:{entry.file}")
+        return question_terms(entry, locale)
+
+    question_terms = matchcache.question_terms
+    monkeypatch.setattr(matchcache, "question_terms", counting)
+    bank = load_bank(content)
+    for locale in bank.catalog.locales:  # (every question's terms made and kept)
+        topic_profiles(bank, locale, numbered=matchcache.StoredTerms(kept, bank, locale))
+    assert len(made) == sum(len(e.locales) for e in bank.entries)
+    edited = content / "ml-engineer/numerics/loss-scaling.yaml"
+    data = yaml.safe_load(edited.read_text("utf-8"))
+    data["prompt"]["en"] += " Edited."
+    edited.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    bank = load_bank(content)
+    made.clear()
+    for locale in bank.catalog.locales:
+        numbered = matchcache.StoredTerms(kept, bank, locale)
+        assert topic_profiles(bank, locale, numbered=numbered) == topic_profiles(bank, locale)
+        numbered.done()
+    # the edited file's terms made again in each of its locales, no other question's
+    edited_entry = next(e for e in bank.entries if edited.name in e.file)
+    assert sorted(made) == sorted(f"{loc}:{edited_entry.file}" for loc in edited_entry.locales)
+    # a topic entry not of that shape is not used: its questions' terms are made again
+    planted = sorted((tmp_path / "cache" / matchcache.QUESTIONS).rglob("*.json"))
+    assert planted
+    for path in planted:
+        kept.put(matchcache.QUESTIONS, path.stem, [["digest", "terms"]])
+    data["prompt"]["en"] += " Again."
+    edited.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    bank = load_bank(content)
+    made.clear()
+    for locale in bank.catalog.locales:
+        numbered = matchcache.StoredTerms(kept, bank, locale)
+        assert topic_profiles(bank, locale, numbered=numbered) == topic_profiles(bank, locale)
+    here = [e for e in bank.entries if e.topic == edited_entry.topic]
+    assert len(made) == sum(len(e.locales) for e in here)

@@ -111,6 +111,24 @@ def _uncached(
 Numbered = tuple["array[int]", "array[float]"]
 """A topic's weighted term counts as two arrays: its terms' numbers (``Terms``), counts."""
 
+QuestionTerms = Callable[[Entry, str], tuple[list[str], list[str]]]
+"""How a topic's counts get the terms of one of its questions in a locale: ``(entry,
+locale)`` → (its prompt's terms, its other terms), in order, repeats kept
+(``question_terms``; a cache keeps them by question: ``Terms.question_terms``)."""
+
+
+def question_terms(entry: Entry, locale: str) -> tuple[list[str], list[str]]:
+    """The terms of a question's prompt and of its other texts (``WEIGHTS``), in order."""
+    prompt, rest = _question_texts(entry, locale)
+    return _terms_of(prompt, locale), _terms_of(rest, locale)
+
+
+def _terms_of(texts: list[str], locale: str) -> list[str]:
+    found: list[str] = []
+    for text in texts:
+        found += terms(text, locale)
+    return found
+
 
 class Terms:
     """One locale's match terms, numbered (each topic's counts as two arrays over term
@@ -138,37 +156,40 @@ class Terms:
         counts = count()
         return array("i", map(self._numbers.__getitem__, counts)), array("d", counts.values())
 
+    def question_terms(self, entry: Entry, locale: str) -> tuple[list[str], list[str]]:
+        """The terms of a question of the topic ``of`` counts (``question_terms``)."""
+        return question_terms(entry, locale)
+
     def done(self) -> None:
         """Every topic is numbered."""
 
 
 def _topic_counts(
-    bank: Bank, locale: str, key: tuple[str, str, str], here: list[Entry], tags: list[str]
+    bank: Bank,
+    locale: str,
+    key: tuple[str, str, str],
+    here: list[Entry],
+    tags: list[str],
+    each: QuestionTerms = question_terms,
 ) -> dict[str, float]:
-    """A topic's weighted term counts (``WEIGHTS``) in ``locale``."""
+    """A topic's weighted term counts (``WEIGHTS``) in ``locale``, its questions' terms from
+    ``each``."""
     field_key, spec_key, topic_key = key
     spec = bank.catalog.fields[field_key].specializations[spec_key]
-    prompts: list[str] = []
-    rest: list[str] = []
-    for entry in here:
-        prompt, others = _question_texts(entry, locale)
-        prompts += prompt
-        rest += others
-    # Each term as often as twice its weight says (the weights are halves), counted in C.
-    found: list[str] = []
-    for weight, texts in (
-        (WEIGHTS["name"], [bank.name(spec.topics[topic_key].name, locale)]),
-        (WEIGHTS["specialization"], [bank.name(spec.name, locale)]),
-        (WEIGHTS["tag"], [tag.replace("-", " ") for tag in tags]),
-        (WEIGHTS["prompt"], prompts),
-        (WEIGHTS["rest"], rest),
+    questions = [each(entry, locale) for entry in here]
+    # Each term as often as twice its weight says (the weights are halves), counted in C, in
+    # the order the terms first come (names, tags, the prompts, then the rest).
+    found: Counter[str] = Counter()
+    for weight, once in (
+        (WEIGHTS["name"], terms(bank.name(spec.topics[topic_key].name, locale), locale)),
+        (WEIGHTS["specialization"], terms(bank.name(spec.name, locale), locale)),
+        (WEIGHTS["tag"], _terms_of([tag.replace("-", " ") for tag in tags], locale)),
+        (WEIGHTS["prompt"], [term for prompt, _ in questions for term in prompt]),
+        (WEIGHTS["rest"], [term for _, rest in questions for term in rest]),
     ):
-        once: list[str] = []
-        for text in texts:
-            once += terms(text, locale)
-        found += once * int(2 * weight)
+        found.update(once * int(2 * weight))
     # a lone letter, digit run or CJK character tells topics apart poorly
-    return {t: n / 2 for t, n in Counter(found).items() if len(t) >= 2 and not t.isdigit()}
+    return {t: n / 2 for t, n in found.items() if len(t) >= 2 and not t.isdigit()}
 
 
 def topic_profiles(
@@ -185,7 +206,7 @@ def topic_profiles(
         spec = catalog.fields[field_key].specializations[spec_key]
         here = [e for e in bank.by_topic[field_key, topic_key] if locale in e.locales]
         tags = sorted({tag for e in here for tag in e.question.tags})
-        count = partial(_topic_counts, bank, locale, key, here, tags)
+        count = partial(_topic_counts, bank, locale, key, here, tags, numbered.question_terms)
         counts_of.append(numbered.of(key, here, partial(counted, locale, key, here, count)))
         levels = Counter(s for e in here for s in e.seniorities)
         head = {
