@@ -900,14 +900,21 @@ def test_a_changed_topic_is_counted_from_its_questions_kept_terms(
     assert len(made) == sum(len(e.locales) for e in bank.entries)
     edited = content / "ml-engineer/numerics/loss-scaling.yaml"
     data = yaml.safe_load(edited.read_text("utf-8"))
-    data["prompt"]["en"] += " Edited."
-    edited.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    bank = load_bank(content)
-    made.clear()
-    for locale in bank.catalog.locales:
-        numbered = matchcache.StoredTerms(kept, bank, locale)
-        assert topic_profiles(bank, locale, numbered=numbered) == topic_profiles(bank, locale)
-        numbered.done()
+
+    def edit_and_count(words: str) -> Any:
+        """Edit the question's English prompt, count every topic again from the cache (each
+        locale's counts as without it); the bank."""
+        data["prompt"]["en"] += words
+        edited.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+        bank = load_bank(content)
+        made.clear()
+        for locale in bank.catalog.locales:
+            numbered = matchcache.StoredTerms(kept, bank, locale)
+            assert topic_profiles(bank, locale, numbered=numbered) == topic_profiles(bank, locale)
+            numbered.done()
+        return bank
+
+    bank = edit_and_count(" Edited.")
     # the edited file's terms made again in each of its locales, no other question's
     edited_entry = next(e for e in bank.entries if edited.name in e.file)
     assert sorted(made) == sorted(f"{loc}:{edited_entry.file}" for loc in edited_entry.locales)
@@ -916,12 +923,6 @@ def test_a_changed_topic_is_counted_from_its_questions_kept_terms(
     assert planted
     for path in planted:
         kept.put(matchcache.QUESTIONS, path.stem, [["digest", "terms"]])
-    data["prompt"]["en"] += " Again."
-    edited.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    bank = load_bank(content)
-    made.clear()
-    for locale in bank.catalog.locales:
-        numbered = matchcache.StoredTerms(kept, bank, locale)
-        assert topic_profiles(bank, locale, numbered=numbered) == topic_profiles(bank, locale)
+    bank = edit_and_count(" Again.")
     here = [e for e in bank.entries if e.topic == edited_entry.topic]
     assert len(made) == sum(len(e.locales) for e in here)
