@@ -14,7 +14,7 @@ from qbank.bank.mathcheck import math_problems
 from qbank.bank.model import DIFFICULTY_SENIORITY, OPTION_KEYS, TEXT_FIELDS, Catalog, Question
 from qbank.bank.problems import Problem, Severity, has_errors
 from qbank.bank.safety import local_images, unsafe_parts, without_markup
-from qbank.bank.similarity import prompt_keys
+from qbank.bank.similarity import compared_text, prompt_keys
 from qbank.bank.staleness import stale_problems
 from qbank.bank.yamlfile import Document, Path_, read_document, salvage, validate_model
 
@@ -46,6 +46,9 @@ class Found(NamedTuple):
     # (A result restored from the persistent cache makes them when they are first read:
     # ``live.checkcache.OptionKeys``.)
     options: Mapping[str, int]
+    # locale -> what the prompt's keys are hashed from (``similarity.compared_text``): made
+    # only for a checker that keeps results (``QuestionChecker.keep_texts``), else None
+    texts: Mapping[str, tuple[str, str]] | None = None
 
 
 _QUESTION_KEYS = ", ".join(Question.model_fields)
@@ -75,6 +78,9 @@ class QuestionChecker:
         self.root = root
         self.catalog = catalog
         self.make_entry = make_entry
+        # whether a passing file's ``Found`` holds its prompts' compared texts (the
+        # persistent cache keeps them)
+        self.keep_texts = False
         self.context = {"default_locale": default_locale}
         self.locales = catalog.locales if catalog else []
         self.locale_hint = "one of the catalog's locales: " + ", ".join(self.locales)
@@ -137,14 +143,15 @@ class QuestionChecker:
             return doc.problems, None, None
         name = os.path.basename(file_path)  # noqa: PTH119 (a str: no Path made per file)
         file = f"{field_key}/{topic_key}/{name}"
-        found = Found(
-            question.id,
-            file,
-            field_key,
-            topic_key,
-            {locale: prompt_keys(text) for locale, text in question.prompt.items()},
-            option_keys(question),
-        )
+        texts = None
+        if self.keep_texts:
+            made = {locale: compared_text(text) for locale, text in question.prompt.items()}
+            prompts = {locale: keys for locale, (keys, _) in made.items()}
+            texts = {locale: text for locale, (_, text) in made.items()}
+        else:
+            prompts = {locale: prompt_keys(text) for locale, text in question.prompt.items()}
+        options = option_keys(question)
+        found = Found(question.id, file, field_key, topic_key, prompts, options, texts)
         entry = None
         if self.make_entry is not None:
             entry = self.make_entry(

@@ -130,16 +130,24 @@ def prompt_keys(prompt: str) -> tuple[int, array[int]]:
     return keys_of(norm, _hashed_tokens(norm))
 
 
-def comparison_tokens(prompt: str) -> tuple[str, list[str]]:
-    """A prompt's normalized text and its tokens in order: what ``prompt_keys`` hashes
-    (``keys_of``), kept where the hashes cannot be (they change from process to process)."""
+def compared_text(prompt: str) -> tuple[tuple[int, array[int]], tuple[str, str]]:
+    """A prompt's ``prompt_keys`` and what they are hashed from, to keep where the hashes
+    cannot be (they change from process to process): its normalized text and its tokens in
+    order, joined by spaces (no token holds one; ``keys_of(norm, joined.split(" "))`` gives
+    the keys again). Made together, the text is normalized and cut once, by the process
+    that checks the file."""
     norm = normalize_text(prompt)
     tokens = _hashed_tokens(norm)
-    return norm, [t.decode() if isinstance(t, bytes) else t for t in tokens]
+    joined = (
+        b" ".join(tokens).decode()  # (ASCII tokens: bytes)
+        if tokens and isinstance(tokens[0], bytes)
+        else " ".join(tokens)  # type: ignore[arg-type]
+    )
+    return keys_of(norm, tokens), (norm, joined)
 
 
 def keys_of(norm: str, tokens: Sequence[str] | Sequence[bytes]) -> tuple[int, array[int]]:
-    """``prompt_keys`` of a prompt from its normalized text and tokens (``comparison_tokens``;
+    """``prompt_keys`` of a prompt from its normalized text and tokens (``compared_text``;
     an ASCII token hashes alike as str and as bytes)."""
     import numpy as np  # imported once, on the first prompt
 
