@@ -29,6 +29,7 @@ import posixpath
 import re
 import shutil
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -129,6 +130,7 @@ def site_files(
     ``tree``: a ``qbank build`` docs folder, its pages named as they will be served;
     ``known``: the digests kept of files not changed since (not read again)."""
     found: dict[str, SiteFile] = {}
+    unknown: list[tuple[str, str, os.stat_result | None]] = []  # (path, file, stat) to read
     # (paths as strings: at 13,000 files a site, a ``Path`` made per file was half the walk)
     stack = [(os.fspath(site), "")]
     while stack:
@@ -146,16 +148,33 @@ def site_files(
                 if _NOT_SERVED.search(path):
                     continue
                 if known is None:
-                    data = _read(entry.path)
-                    found[path] = SiteFile(len(data), _digest(data))
+                    unknown.append((path, entry.path, None))
                     continue
                 stat = entry.stat()
                 digest = known.digest(path, stat)
                 if digest is None:
-                    digest = _digest(_read(entry.path))
-                    known.made(path, stat, digest)
+                    unknown.append((path, entry.path, stat))
+                    continue
                 found[path] = SiteFile(stat.st_size, digest)
+    with ThreadPoolExecutor(_READERS) as pool:
+        for (path, _, seen), (size, digest) in zip(
+            unknown, pool.map(_read_digest, [file for _, file, _ in unknown]), strict=True
+        ):
+            found[path] = SiteFile(size, digest)
+            if known is not None and seen is not None:
+                known.made(path, seen, digest)
     return dict(sorted(found.items()))
+
+
+_READERS = 2
+"""Threads reading and digesting a site's files: both release the interpreter while they
+work, and the build's other processes have ended by then (at 30,000 x 3, a cold build's
+13,400 files, 654 MB: a median of 2.2 s in one thread, 1.8 s in two, 1.9 s in three)."""
+
+
+def _read_digest(path: str) -> tuple[int, str]:
+    data = _read(path)
+    return len(data), _digest(data)
 
 
 def build_id(files: dict[str, SiteFile]) -> str:
