@@ -28,6 +28,7 @@ from support.searchdocs import weighed
 from qbank.live import store
 from qbank.live.sitelinks import SiteDigests
 from qbank.live.store import Store
+from qbank.site.offline import offline_problems
 
 CACHE = ".cache/qbank"
 # A build run the way ``mkdocs build`` runs, with qbank's version (part of every key)
@@ -424,6 +425,46 @@ def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> 
     log = build(warm, content)
     assert "linked from the last site" not in log
     assert kept_and_rendered(log) == (kept, 0)
+    same_sites(warm, cold)
+
+
+def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path) -> None:
+    """A search index file whose bytes did not change, which the published site still holds
+    as the last build wrote it, is a hard link to that file in the new site; a changed one,
+    or one edited in the site since, is written. The offline copy's digests of them are the
+    files' (kept as they are written, none read again), and the site is a cold build's."""
+    content = write_small_bank(tmp_path / "content")
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    build(warm, content)
+    site = warm / "site"
+    index = site / "en" / "api" / "search"
+    before = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
+    assert len(before) > 10
+    edited = index / "f.json"  # (the filters: this pull request does not change them)
+    with edited.open("ab") as file:  # (in place: the same file)
+        file.write(b" ")
+    translate(content, random.Random(3), 1)  # (a Turkish prompt: the English index stays)
+    source = next(p for p in _questions(content) if "bits.png" not in p.read_text("utf-8"))
+    data = yaml.safe_load(source.read_text("utf-8"))
+    data["prompt"]["en"] += " Zanzibar quokka."  # (two words no other question has)
+    source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    build(warm, content)
+    after = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
+    linked = {p for p in after if p in before and after[p][0] == before[p][0]}
+    same = {p for p in after if p in before and after[p][1] == before[p][1] and p != edited}
+    assert linked == same
+    assert len(same) > len(after) // 2
+    assert any(b"quokka" in data for _, data in after.values())
+    assert not any(b"quokka" in before[p][1] for p in before)
+    assert after[edited][1] == before[edited][1]  # (written again: the site's edit is gone)
+    assert after[edited][0] != before[edited][0]
+    assert list(offline_problems(site)) == []
+    digests_now = SiteDigests(Store(warm / CACHE), site.resolve()).before
+    for path in after:
+        inode, _time, size, digest = digests_now[path.relative_to(site).as_posix()]
+        assert (inode, size) == (path.stat().st_ino, path.stat().st_size)
+        assert digest == hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    build(cold, content, qbank={"cache": False})
     same_sites(warm, cold)
 
 

@@ -15,20 +15,26 @@ one kept and the file in the site still has that inode, time and size: a file ed
 replaced since (or a site built elsewhere, or none) is written as before, and so is a page
 where no link can be made (another file system, or one without hard links). An entry not
 of this shape is not used. The offline copy's digest of every file of the site is kept the
-same way (``SiteDigests``): a linked page is not read and digested again. Never imports
-MkDocs.
+same way (``SiteDigests``): a linked page is not read and digested again. The files of
+the search indexes are linked by that digest where they stayed the same bytes
+(``WrittenFiles``), and the digests of those written are kept as they are written, so the
+offline copy reads none of them. Never imports MkDocs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from qbank.live.store import Store, key
+from qbank.site.offline import file_digest
 
 KIND = "site-pages"
 DIGESTS = "site-digests"
+WRITTEN = "written"  # (in the key of a locale's ``WrittenFiles``)
 
 
 class LastSite:
@@ -49,14 +55,7 @@ class LastSite:
         was = self.before.get(path)
         if was is None or was[0] != page_key:
             return False
-        source = os.path.join(self.site, path)  # noqa: PTH118 (str paths: no Path made)
-        try:
-            found = os.stat(source)  # noqa: PTH116
-            if _stamp(found) != was[1:]:
-                return False
-            os.makedirs(os.path.dirname(target), exist_ok=True)  # noqa: PTH103, PTH120
-            os.link(source, target)
-        except OSError:
+        if not _linked(os.path.join(self.site, path), target, was[1:]):  # noqa: PTH118
             return False
         self.linked[path] = was
         return True
@@ -79,14 +78,55 @@ class LastSite:
         return len(self.linked)
 
 
+class WrittenFiles:
+    """The files of one locale's search index as this build writes them into its site: a
+    hard link to the published site's file at the same path where the last build wrote the
+    same bytes there (the same digest, ``SiteDigests``, and the file unchanged since), else
+    written; the digest of each kept (``end``) for the offline copy, which then reads none
+    of them again (they are renamed into the site whole: inode and time stay). A pull
+    request changes the postings of some terms files: at 30,000 x 3, 5,400 of the three
+    indexes' 9,000 files stayed the same bytes."""
+
+    def __init__(self, store: Store, site: Path, locale: str) -> None:
+        self.store = store
+        self.site = str(site)
+        self.name = key(DIGESTS, self.site, WRITTEN, locale)
+        self.before: dict[str, list[Any]] = {}  # (none without a published site)
+        if site.is_dir():
+            self.before = _restored(store.get(DIGESTS, key(DIGESTS, self.site)), 3)
+        self.now: dict[str, list[Any]] = {}
+        self.linked = 0
+
+    def write(self, path: str, target: Path, data: bytes) -> None:
+        """Put ``data``, the site's file at ``path``, into ``target``."""
+        digest = file_digest(data)
+        was = self.before.get(path)
+        source = os.path.join(self.site, path)  # noqa: PTH118 (str paths: no Path made)
+        if was is not None and was[3] == digest and _linked(source, str(target), was[:3]):
+            self.now[path] = was
+            self.linked += 1
+            return
+        target.write_bytes(data)
+        with contextlib.suppress(OSError):
+            self.now[path] = [*_stamp(os.stat(target)), digest]  # noqa: PTH116
+
+    def end(self) -> None:
+        """Keep the digests of the files written and linked."""
+        self.store.put(DIGESTS, self.name, self.now)
+
+
 class SiteDigests:
     """The digests of the files of the published site ``site`` (``offline.site_files``'
-    ``KnownDigests``), by each file's inode, modification time (ns) and size."""
+    ``KnownDigests``), by each file's inode, modification time (ns) and size; with those
+    that ``WrittenFiles`` kept of ``locales``' indexes written for it."""
 
-    def __init__(self, store: Store, site: Path) -> None:
+    def __init__(self, store: Store, site: Path, locales: Iterable[str] = ()) -> None:
         self.store = store
         self.name = key(DIGESTS, str(site))
         self.before = _restored(store.get(DIGESTS, self.name), 3)
+        for locale in locales:
+            written = key(DIGESTS, str(site), WRITTEN, locale)
+            self.before = {**self.before, **_restored(store.get(DIGESTS, written), 3)}
         self.now: dict[str, list[Any]] = {}
 
     def digest(self, path: str, found: os.stat_result) -> str | None:
@@ -104,6 +144,19 @@ class SiteDigests:
     def end(self) -> None:
         """Keep the digests of the site's files (as the offline files read them)."""
         self.store.put(DIGESTS, self.name, self.now)
+
+
+def _linked(source: str, target: str, stamp: list[Any]) -> bool:
+    """Whether ``target`` was made a hard link to ``source``, which must still be the file
+    of ``stamp`` (``_stamp``)."""
+    try:
+        if _stamp(os.stat(source)) != stamp:  # noqa: PTH116
+            return False
+        os.makedirs(os.path.dirname(target), exist_ok=True)  # noqa: PTH103, PTH120
+        os.link(source, target)
+    except OSError:
+        return False
+    return True
 
 
 def _stamp(found: os.stat_result) -> list[int]:

@@ -115,6 +115,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         return self.handoff.current is not None
 
     @property
+    def last_site(self) -> Path | None:
+        """The published site whose search index files this build links where they stayed
+        the same (``WrittenFiles``: by the digests the offline copy keeps)."""
+        return self.site_root if self.offline else None
+
+    @property
     def building(self) -> Shared | None:
         """What the build running now works from (nested or not)."""
         return self.handoff.current or self.shared
@@ -200,7 +206,13 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     unrendered, locale, config, folder, index=False
                 ),
                 lambda locale, folder: write_search_index(
-                    bank, locale, folder, self.topic_url, shares=self.offline, store=self.store
+                    bank,
+                    locale,
+                    folder,
+                    self.topic_url,
+                    shares=self.offline,
+                    store=self.store,
+                    last=self.last_site,
                 ),
             )
         if self.serve is not None:
@@ -381,6 +393,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 shares=self.offline,
                 release=bool(self.locales.running),  # the locale process builds the rest
                 store=self.store,
+                last=self.last_site,
             )
         scratch = Path(tempfile.mkdtemp(prefix=".qbank-index-", dir=site_dir.parent))
         serve = self.serve
@@ -404,7 +417,12 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     serve.search(bank, self.topic_url, site_dir, indexed=taken)
                 extra = (
                     self.locales.index_here(
-                        bank, scratch, self.topic_url, shares=self.offline, store=self.store
+                        bank,
+                        scratch,
+                        self.topic_url,
+                        shares=self.offline,
+                        store=self.store,
+                        last=self.last_site,
                     )
                     if serve is None or early
                     else {}
@@ -452,6 +470,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             index=index,
             shares=self.offline,
             store=self.store,
+            last=self.last_site,
             kept=lambda: self.pages.summary,
         )
 
@@ -470,7 +489,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 started = time.monotonic()
                 known = None
                 if self.store.enabled and self.site_root is not None:
-                    known = SiteDigests(self.store, self.site_root)
+                    locales = self.shared.bank.catalog.locales
+                    known = SiteDigests(self.store, self.site_root, locales)
                 made = write_site_offline(
                     Path(config.site_dir), self.shared.bank, SHELL, known=known
                 )

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -37,12 +38,14 @@ from qbank.live.headingcache import stored_headings
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_terms
+from qbank.live.sitelinks import WrittenFiles
 from qbank.live.store import Store
 from qbank.plugin import internals
 from qbank.plugin.config import Shared, TopicUrl
 from qbank.plugin.datafiles import write_deferred
 from qbank.plugin.report import phase
 from qbank.search import INDEX_DIR, SearchIndexError, expected_cost, write_built
+from qbank.search.index import write_file
 from qbank.site.memory import releasing
 from qbank.site.offline import FieldShares
 from qbank.site.render import RenderedSite, RenderOptions, render_site
@@ -112,21 +115,32 @@ def write_search_index(
     *,
     shares: bool = False,
     store: Store | None = None,
+    last: Path | None = None,
 ) -> None:
     """Write ``locale``'s search index into its tree of ``site_dir``; with ``shares`` (the
     site has the offline copy) also each field's share of it, made as the index is written
-    (``offline.FieldShares``); the postings of unchanged topics from ``store``."""
+    (``offline.FieldShares``); the postings of unchanged topics from ``store``, and (``last``:
+    the published site) the files that stayed the same linked from it (``WrittenFiles``)."""
     started = time.monotonic()
     store = store or Store(None)
     folder = site_dir / locale / INDEX_DIR
     fields = list(bank.catalog.fields)
     watch = FieldShares(fields, folder) if shares else None
+    written = WrittenFiles(store, last, locale) if store.enabled and last else None
+    write = write_file
+    if written is not None:
+        write = partial(_write_in_site, written, f"{locale}/{INDEX_DIR}/")
     try:
-        write_built(lambda: stored_index(store, bank, locale, topic_url), folder, watch)
+        write_built(lambda: stored_index(store, bank, locale, topic_url), folder, watch, write)
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
+    linked = ""
+    if written is not None:
+        written.end()
+        if written.before:  # (a site published by an earlier build)
+            linked = f", {written.linked} of {len(written.now)} files linked from the last site"
     count = sum(1 for entry in bank.entries if locale in entry.locales)
-    phase(started, "%s: search index written, %d questions", locale, count)
+    phase(started, "%s: search index written, %d questions%s", locale, count, linked)
 
 
 def build_locale(
@@ -141,6 +155,7 @@ def build_locale(
     index: bool = True,
     shares: bool = False,
     store: Store | None = None,
+    last: Path | None = None,
     kept: Callable[[], str] = lambda: "",
 ) -> None:
     """Build another locale's pages into ``folder`` (its ``<locale>/`` tree). When ``shared``
@@ -166,6 +181,7 @@ def build_locale(
             shares=shares,
             release=True,
             store=store,
+            last=last,
         )
 
 
@@ -180,6 +196,7 @@ def finish_locale(
     shares: bool = False,
     release: bool = False,
     store: Store | None = None,
+    last: Path | None = None,
 ) -> None:
     """After ``locale``'s pages are built into ``folder``: its practice and JSON API files
     and (``index``) its search index. With ``release`` (nothing else will read its pages),
@@ -190,7 +207,15 @@ def finish_locale(
     with releasing(site) if release else contextlib.nullcontext():
         write_deferred(site, locale, folder)
         if index:
-            write_search_index(bank, locale, folder, topic_url, shares=shares, store=store)
+            write_search_index(
+                bank, locale, folder, topic_url, shares=shares, store=store, last=last
+            )
+
+
+def _write_in_site(
+    written: WrittenFiles, prefix: str, path: str, target: Path, data: bytes
+) -> None:
+    written.write(prefix + path, target, data)
 
 
 class LocaleBuilds:
@@ -264,6 +289,7 @@ class LocaleBuilds:
         *,
         shares: bool = False,
         store: Store | None = None,
+        last: Path | None = None,
     ) -> dict[str, Path]:
         """Write into ``scratch`` the indexes of the locales the child builds that this
         process claims first; each one's index folder, by locale."""
@@ -272,7 +298,9 @@ class LocaleBuilds:
             return extra
         for locale in self.claims.order:
             if self.claims.claim(locale):
-                write_search_index(bank, locale, scratch, topic_url, shares=shares, store=store)
+                write_search_index(
+                    bank, locale, scratch, topic_url, shares=shares, store=store, last=last
+                )
                 extra[locale] = scratch / locale / INDEX_DIR
         return extra
 

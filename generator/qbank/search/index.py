@@ -614,12 +614,23 @@ def index_files(docs: Iterable[SearchDoc], locale: str) -> Iterator[tuple[str, b
     return LocaleIndex.build(docs, locale).files()
 
 
-def write_files(files: Iterable[tuple[str, bytes]], output: Path) -> None:
+Write = Callable[[str, Path, bytes], None]
+"""How an index's file is written: its path in the index's folder, the file, its bytes."""
+
+
+def write_file(_path: str, target: Path, data: bytes) -> None:
+    """``Write`` as it is: the bytes into the file."""
+    target.write_bytes(data)
+
+
+def write_files(
+    files: Iterable[tuple[str, bytes]], output: Path, write: Write = write_file
+) -> None:
     """Write an index's files into ``output`` (a new or empty folder)."""
     for folder in ("t", "d"):
         (output / folder).mkdir(parents=True, exist_ok=True)
     for path, data in files:
-        (output / path).write_bytes(data)
+        write(path, output / path, data)
 
 
 def write_index(
@@ -634,9 +645,13 @@ def write_index(
 
 
 def write_built(
-    make: Callable[[], LocaleIndex], output: Path, watch: TermsWatch | None = None
+    make: Callable[[], LocaleIndex],
+    output: Path,
+    watch: TermsWatch | None = None,
+    write: Write = write_file,
 ) -> None:
-    """``write_index`` of the index ``make`` returns (made once ``output`` is cleared)."""
+    """``write_index`` of the index ``make`` returns (made once ``output`` is cleared), each
+    file by ``write``."""
     try:
         if output.exists():
             shutil.rmtree(output)
@@ -644,7 +659,7 @@ def write_built(
             index = make()
             if watch is not None:
                 watch.begin(index)
-            write_files(index.files(watch), output)
+            write_files(index.files(watch), output, write)
             if watch is not None:
                 watch.end()
     except OSError as error:
