@@ -429,10 +429,11 @@ def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> 
 
 
 def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path) -> None:
-    """A search index file whose bytes did not change, which the published site still holds
-    as the last build wrote it, is a hard link to that file in the new site; a changed one,
-    or one edited in the site since, is written. The offline copy's digests of them are the
-    files' (kept as they are written, none read again), and the site is a cold build's."""
+    """A search index file whose bytes did not change (or a field's share of the index, for
+    the offline copy), which the published site still holds as the last build wrote it, is
+    a hard link to that file in the new site; a changed one, or one edited in the site
+    since, is written. The offline copy's digests of them are the files' (kept as they are
+    written, none read again), and the site is a cold build's."""
     content = write_small_bank(tmp_path / "content")
     warm, cold = tmp_path / "warm", tmp_path / "cold"
     build(warm, content)
@@ -440,6 +441,8 @@ def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path)
     index = site / "en" / "api" / "search"
     before = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
     assert len(before) > 10
+    shares = {p: p.stat().st_ino for p in (site / "zh" / "api" / "offline").glob("*.terms.json")}
+    assert shares  # (the Chinese fields' shares of the index: no Chinese text changes)
     edited = index / "f.json"  # (the filters: this pull request does not change them)
     with edited.open("ab") as file:  # (in place: the same file)
         file.write(b" ")
@@ -458,6 +461,7 @@ def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path)
     assert not any(b"quokka" in before[p][1] for p in before)
     assert after[edited][1] == before[edited][1]  # (written again: the site's edit is gone)
     assert after[edited][0] != before[edited][0]
+    assert {p: p.stat().st_ino for p in shares} == shares  # (linked too)
     assert list(offline_problems(site)) == []
     digests_now = SiteDigests(Store(warm / CACHE), site.resolve()).before
     for path in after:

@@ -78,22 +78,16 @@ class LastSite:
         return len(self.linked)
 
 
-class WrittenFiles:
-    """The files of one locale's search index as this build writes them into its site: a
-    hard link to the published site's file at the same path where the last build wrote the
-    same bytes there (the same digest, ``SiteDigests``, and the file unchanged since), else
-    written; the digest of each kept (``end``) for the offline copy, which then reads none
-    of them again (they are renamed into the site whole: inode and time stay). A pull
-    request changes the postings of some terms files: at 30,000 x 3, 5,400 of the three
-    indexes' 9,000 files stayed the same bytes."""
+class _LinkedWrites:
+    """Files this build writes into its site, each a hard link to the published site's
+    file at the same path where the last build wrote the same bytes there (the same digest
+    in ``before``, and the file unchanged since), else written; the digest of each kept in
+    ``now``."""
 
-    def __init__(self, store: Store, site: Path, locale: str) -> None:
+    def __init__(self, store: Store, site: Path) -> None:
         self.store = store
         self.site = str(site)
-        self.name = key(DIGESTS, self.site, WRITTEN, locale)
-        self.before: dict[str, list[Any]] = {}  # (none without a published site)
-        if site.is_dir():
-            self.before = _restored(store.get(DIGESTS, key(DIGESTS, self.site)), 3)
+        self.before: dict[str, list[Any]] = {}
         self.now: dict[str, list[Any]] = {}
         self.linked = 0
 
@@ -110,24 +104,40 @@ class WrittenFiles:
         with contextlib.suppress(OSError):
             self.now[path] = [*_stamp(os.stat(target)), digest]  # noqa: PTH116
 
+
+class WrittenFiles(_LinkedWrites):
+    """The files of one locale's search index as this build writes them into its site,
+    linked where they stayed the same (``_LinkedWrites``, by the digests ``SiteDigests``
+    kept); their digests kept (``end``) for the offline copy, which then reads none of them
+    again (they are renamed into the site whole: inode and time stay). A pull request
+    changes the postings of some terms files: at 30,000 x 3, 5,400 of the three indexes'
+    9,000 files stayed the same bytes."""
+
+    def __init__(self, store: Store, site: Path, locale: str) -> None:
+        super().__init__(store, site)
+        self.name = key(DIGESTS, self.site, WRITTEN, locale)
+        if site.is_dir():  # (none without a published site)
+            self.before = _restored(store.get(DIGESTS, key(DIGESTS, self.site)), 3)
+
     def end(self) -> None:
         """Keep the digests of the files written and linked."""
         self.store.put(DIGESTS, self.name, self.now)
 
 
-class SiteDigests:
+class SiteDigests(_LinkedWrites):
     """The digests of the files of the published site ``site`` (``offline.site_files``'
     ``KnownDigests``), by each file's inode, modification time (ns) and size; with those
-    that ``WrittenFiles`` kept of ``locales``' indexes written for it."""
+    that ``WrittenFiles`` kept of ``locales``' indexes written for it. The offline files
+    are written through it (``write``): a field's share of the index that stayed the same
+    is linked."""
 
     def __init__(self, store: Store, site: Path, locales: Iterable[str] = ()) -> None:
-        self.store = store
-        self.name = key(DIGESTS, str(site))
+        super().__init__(store, site)
+        self.name = key(DIGESTS, self.site)
         self.before = _restored(store.get(DIGESTS, self.name), 3)
         for locale in locales:
-            written = key(DIGESTS, str(site), WRITTEN, locale)
+            written = key(DIGESTS, self.site, WRITTEN, locale)
             self.before = {**self.before, **_restored(store.get(DIGESTS, written), 3)}
-        self.now: dict[str, list[Any]] = {}
 
     def digest(self, path: str, found: os.stat_result) -> str | None:
         """The kept digest of the file at ``path`` if it is the same file."""

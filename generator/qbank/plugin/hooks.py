@@ -69,6 +69,7 @@ from qbank.plugin.serve import ServeSession
 from qbank.plugin.staging import StagedSite
 from qbank.plugin.templatecode import TemplateCode
 from qbank.plugin.watch import EventHold, watch_bank
+from qbank.search.index import write_file
 from qbank.site.minify import compact_page
 from qbank.site.offline import write_site_offline, write_worker
 from qbank.site.render import RenderedSite, RenderOptions, Slot
@@ -492,7 +493,11 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     locales = self.shared.bank.catalog.locales
                     known = SiteDigests(self.store, self.site_root, locales)
                 made = write_site_offline(
-                    Path(config.site_dir), self.shared.bank, SHELL, known=known
+                    Path(config.site_dir),
+                    self.shared.bank,
+                    SHELL,
+                    known=known,
+                    write=write_file if known is None else known.write,
                 )
                 if known is not None:
                     known.end()

@@ -38,7 +38,7 @@ import numpy as np
 
 from qbank.bank.loaded import Bank
 from qbank.search.documents import LEVELS
-from qbank.search.index import CHUNK, INDEX_DIR, LocaleIndex
+from qbank.search.index import CHUNK, INDEX_DIR, LocaleIndex, Write, write_file
 from qbank.search.termsjson import json_string, objects
 from qbank.site.minify import asset_bytes
 from qbank.site.strings import strings_for
@@ -500,14 +500,15 @@ def _json(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def write_offline(site: Path, made: OfflineFiles) -> None:
-    """Write ``made``'s files into the site folder (each only when its bytes changed)."""
+def write_offline(site: Path, made: OfflineFiles, write: Write = write_file) -> None:
+    """Write ``made``'s files into the site folder (each only when its bytes changed), each
+    by ``write``."""
     for path, data in made.files.items():
         target = site / path
         if target.is_file() and target.read_bytes() == data:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        write(path, target, data)
 
 
 def is_offline_file(path: str) -> bool:
@@ -544,10 +545,11 @@ def write_site_offline(
     *,
     tree: bool = False,
     known: KnownDigests | None = None,
+    write: Write = write_file,
 ) -> OfflineFiles:
     """Write ``sw.js`` and every locale's field manifests into the built ``site`` (``tree``:
     a ``qbank build`` docs folder; ``shell``: qbank's assets, which every reader keeps;
-    ``known``: the digests kept of its files, ``site_files``)."""
+    ``known``: the digests kept of its files, ``site_files``), each file by ``write``."""
     locales = bank.catalog.locales
     made = offline_files(
         site,
@@ -558,7 +560,7 @@ def write_site_offline(
         tree=tree,
         known=known,
     )
-    write_offline(site, made)
+    write_offline(site, made, write)
     return made
 
 
