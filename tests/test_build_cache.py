@@ -26,6 +26,7 @@ from sitebuild import QUESTIONS, plant_near_duplicates, write_small_bank
 from support.searchdocs import weighed
 
 from qbank.live import store
+from qbank.live.checkcache import StoredChecks
 from qbank.live.sitelinks import SiteDigests
 from qbank.live.store import Store
 from qbank.site.offline import offline_problems
@@ -384,6 +385,24 @@ def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path)
     assert len(checked_files(project)) == len(first) - 1  # all made again, old pruned
     assert not checked_files(project) & first
     assert not set(entries(project)) & (set(first_entries) | set(again))
+
+
+def test_a_first_load_through_the_cache_leaves_its_mark(tmp_path: Path) -> None:
+    """A cache that holds no load by this qbank is cold: the build then loads in its own
+    process, as without the cache (``plugin.loading``), and its load leaves the mark by
+    which the next build restores the results in the build's process instead; the mark is
+    kept, and the site is the same either way."""
+    content = write_small_bank(tmp_path / "content")
+    project, cold = tmp_path / "project", tmp_path / "cold"
+    assert not StoredChecks(Store(project / CACHE)).warm()
+    build(project, content)
+    assert StoredChecks(Store(project / CACHE)).warm()
+    assert len(checked_files(project)) == len(QUESTIONS) - 1  # (kept by the loading process)
+    aged(project)
+    build(project, content)
+    assert StoredChecks(Store(project / CACHE)).warm()  # (touched: not pruned)
+    build(cold, content, qbank={"cache": False})
+    same_sites(project, cold)
 
 
 def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from qbank.live.lookalikecache import stored_join, stored_pairs
 from qbank.live.store import Store, key
 
 KIND = "checked"
+LOADS = "loads"  # (one entry: written by a load through the store, its number of files)
 
 
 class StoredLoading(Loading):
@@ -98,6 +99,8 @@ class StoredLoading(Loading):
             results[n] = (problems, found and found._replace(texts=None), entry)  # (kept now)
         for topic in topics.values():
             topic.write()
+        if not store.touch(LOADS, key(LOADS)):  # (``StoredChecks.warm``)
+            store.put(LOADS, key(LOADS), len(results))
         for file_key, result in zip(names, results, strict=True):
             if file_key is not None and result is not None and result[1] is not None:
                 self.keys[result[1].file] = file_key
@@ -185,6 +188,12 @@ class StoredChecks:
     def loading(self) -> StoredLoading:
         """The stages of a load that use the store."""
         return StoredLoading(self.store)
+
+    def warm(self) -> bool:
+        """Whether a load by this qbank (its version is in every key) went through the
+        store: most files' results are then in it, and the load restores more than it
+        checks (``plugin.loading``)."""
+        return self.store.touch(LOADS, key(LOADS))
 
 
 def _kept(checked: Checked) -> dict[str, Any]:

@@ -229,7 +229,8 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 bank = self.serve.load(content_root, self.store)
             else:
                 kept = StoredChecks(self.store) if self.store.enabled else None
-                bank, self.loaded = load_compact(content_root, kept)
+                here = kept is not None and kept.warm()
+                bank, self.loaded = load_compact(content_root, kept, here=here)
         except ContentError as error:
             report.problems(error.problems, fatal=True)
             if self.serve is not None and self.serve.last_good(error) is not None:
