@@ -15,6 +15,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -206,15 +207,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 lambda locale, folder: self._build_locale(
                     unrendered, locale, config, folder, index=False
                 ),
-                lambda locale, folder: write_search_index(
-                    bank,
-                    locale,
-                    folder,
-                    self.topic_url,
-                    shares=self.offline,
-                    store=self.store,
-                    last=self.last_site,
-                ),
+                partial(self._index_locale, bank),
             )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options, self.store), default)
@@ -418,14 +411,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                         )
                     serve.search(bank, self.topic_url, site_dir, indexed=taken)
                 extra = (
-                    self.locales.index_here(
-                        bank,
-                        scratch,
-                        self.topic_url,
-                        shares=self.offline,
-                        store=self.store,
-                        last=self.last_site,
-                    )
+                    self.locales.index_here(scratch, partial(self._index_locale, bank))
                     if serve is None or early
                     else {}
                 )
@@ -457,6 +443,19 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             serve.take_indexes(site_dir, taken)
         elif serve is not None:
             serve.search(bank, self.topic_url, site_dir)
+
+    def _index_locale(self, bank: Bank, locale: str, folder: Path) -> None:
+        """Write ``locale``'s search index into its tree of ``folder`` (as this build's
+        default locale's is written)."""
+        write_search_index(
+            bank,
+            locale,
+            folder,
+            self.topic_url,
+            shares=self.offline,
+            store=self.store,
+            last=self.last_site,
+        )
 
     def _build_locale(
         self, shared: Shared, locale: str, config: MkDocsConfig, folder: Path, *, index: bool = True

@@ -281,26 +281,15 @@ class LocaleBuilds:
         self.claims = claims
         self.running = {locale: running[locale] for locale in folders}
 
-    def index_here(
-        self,
-        bank: Bank,
-        scratch: Path,
-        topic_url: TopicUrl,
-        *,
-        shares: bool = False,
-        store: Store | None = None,
-        last: Path | None = None,
-    ) -> dict[str, Path]:
-        """Write into ``scratch`` the indexes of the locales the child builds that this
-        process claims first; each one's index folder, by locale."""
+    def index_here(self, scratch: Path, index: IndexLocale) -> dict[str, Path]:
+        """Write (``index``) into ``scratch`` the indexes of the locales the child builds
+        that this process claims first; each one's index folder, by locale."""
         extra: dict[str, Path] = {}
         if not self.running or self.claims is None:
             return extra
         for locale in self.claims.order:
             if self.claims.claim(locale):
-                write_search_index(
-                    bank, locale, scratch, topic_url, shares=shares, store=store, last=last
-                )
+                index(locale, scratch)
                 extra[locale] = scratch / locale / INDEX_DIR
         return extra
 
