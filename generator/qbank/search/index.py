@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import bisect
 import itertools
-import json
 import shutil
 from array import array
 from collections import Counter, defaultdict
@@ -30,7 +29,7 @@ import numpy.typing as npt
 from qbank.bank.load import gc_paused
 from qbank.search.cjkpostings import BucketWatch, CjkPostings
 from qbank.search.documents import LEVELS, SearchDoc
-from qbank.search.termsjson import postings_object
+from qbank.search.termsjson import compact, postings_object
 from qbank.search.tokenize import is_cjk, stemmer_spec
 from qbank.search.wordpostings import WordPostings
 
@@ -216,10 +215,6 @@ class SearchIndexError(Exception):
     """The search index could not be written."""
 
 
-def _json(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
 def _doc_number(code: int) -> int:
     """The question a posting belongs to (``LEVELS * n + step`` → ``n``)."""
     return code // LEVELS
@@ -398,11 +393,11 @@ class LocaleIndex:
     def chunk_file(self, number: int) -> tuple[str, bytes]:
         """Documents file ``number``: ``[url, topic, prompt, more]`` of its ``CHUNK``
         questions."""
-        return f"d/{number}.json", _json(self.shown[number * CHUNK : (number + 1) * CHUNK])
+        return f"d/{number}.json", compact(self.shown[number * CHUNK : (number + 1) * CHUNK])
 
     def filters_file(self) -> tuple[str, bytes]:
         """``f.json``: per filter and value (sorted), its bitmap in base64."""
-        return "f.json", _json(
+        return "f.json", compact(
             {
                 name: {
                     value: base64.b64encode(bits).decode("ascii")
@@ -416,7 +411,7 @@ class LocaleIndex:
         """``index.json``: format, sizes, CJK buckets, the stemmer and the terms files' keys
         (``shards``: the first prefix of each run, sorted; a prefix is in the last run of its
         first character that starts at or before it)."""
-        return "index.json", _json(
+        return "index.json", compact(
             {
                 "format": FORMAT,
                 "docs": len(self.shown),

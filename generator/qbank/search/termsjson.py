@@ -38,6 +38,14 @@ def number_bytes(values: npt.NDArray[np.integer[Any]]) -> tuple[npt.NDArray[np.u
     return out, ends
 
 
+def compact(data: Any) -> bytes:
+    """``data`` (strings, integers, lists, tuples, dicts with string keys) as the bytes of
+    ``json.dumps(data, ensure_ascii=False, separators=(",", ":"))``, written by orjson: the
+    documents files of a 30,000-question index, the practice lists and the match profiles
+    took 2-3 s of a warm build's CPU through ``json``, about a tenth of that through orjson."""
+    return orjson.dumps(data)
+
+
 def json_string(text: str) -> bytes:
     """``text`` as a JSON string (``json.dumps``'s escapes, non-ASCII kept)."""
     return encode_basestring(text).encode("utf-8")

@@ -24,7 +24,6 @@ Pure: no MkDocs, no I/O.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from array import array
@@ -36,6 +35,7 @@ from typing import Any
 from qbank.bank.load import gc_paused
 from qbank.bank.loaded import Bank, Entry
 from qbank.search.stopwords import stop_terms
+from qbank.search.termsjson import compact
 from qbank.search.tokenize import is_cjk, stemmer_spec, terms, words
 
 TOP = 80
@@ -331,4 +331,4 @@ def match_file(
     """``topic_profiles`` as the bytes of ``match_path(locale)`` (deterministic)."""
     with gc_paused():  # (millions of objects made, no cycle among them)
         data = topic_profiles(bank, locale, counted, numbered)
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return compact(data)

@@ -14,11 +14,11 @@ offline has every text it practises. ``assets/lib/draw.js`` draws whole pages at
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from qbank.bank.loaded import Bank, Entry
+from qbank.search.termsjson import compact
 
 Folder = Callable[[Entry, str], str]
 """(entry, locale) → the folder of the topic page (part) that shows it, under its field's."""
@@ -73,4 +73,4 @@ def iter_practice_files(
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return compact(data).decode("utf-8")
