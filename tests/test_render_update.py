@@ -12,8 +12,9 @@ import yaml
 from support.rendered import expanded
 
 from qbank.bank.load import load_bank
-from qbank.bank.loaded import Bank
+from qbank.bank.loaded import Bank, Entry
 from qbank.live.reload import BankCache
+from qbank.site import render
 from qbank.site.render import (
     BodyCache,
     RenderOptions,
@@ -109,3 +110,28 @@ def test_another_catalog_needs_a_full_render(session: Session) -> None:
     bank = load_bank(session.root, session.files)
     assert bank.catalog != session.bank.catalog
     assert update_site(session.bank, session.site, bank, OPTIONS, session.bodies) is None
+
+
+def test_an_update_makes_again_only_the_headings_of_the_topics_it_changed(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The seniority pages of an edited question's field list every question of the field by
+    # its heading: the other topics' headings are the ones the last render made.
+    made: set[tuple[str, str]] = set()
+    real = render.topic_headings
+
+    def counted(entries: list[Entry], locale: str, *rest: Any) -> Any:
+        made.update((entry.field, entry.topic) for entry in entries)
+        return real(entries, locale, *rest)
+
+    monkeypatch.setattr(render, "topic_headings", counted)
+    files = sorted((session.root / CACHE).glob("*.yaml"))
+    prompt = yaml.safe_load(files[0].read_text("utf-8"))["prompt"]
+    edit(files[0], {"prompt": {**prompt, "en": "Which cache pattern reads through?"}})
+    bank = load_bank(session.root, session.files)
+    others = {(e.field, e.topic) for e in bank.field_entries("backend-engineer")}
+    assert len(others) > 1  # (the field has topics the edit did not touch)
+    update = update_site(session.bank, session.site, bank, OPTIONS, session.bodies)
+    assert update is not None
+    assert made == {tuple(CACHE.split("/"))}
+    assert expanded(update.site) == expanded(render_site(bank, OPTIONS, BodyCache()))

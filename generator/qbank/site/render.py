@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
 from itertools import groupby
 from operator import attrgetter, is_
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlencode
 
 import jinja2
@@ -230,6 +230,7 @@ def gone_entries(before: Bank | None, after: Bank) -> list[Entry]:
 
 
 TopicKey = tuple[str, str, str]  # field, specialization, topic
+T = TypeVar("T")
 
 # What a renderer keeps per question and locale besides its body (``_Renderer.remembered``).
 REMEMBERED = ("bank",)
@@ -259,6 +260,8 @@ class BodyCache:
         self.topics: dict[
             tuple[str, tuple[str, str, str]], tuple[list[Entry], dict[str, float]]
         ] = {}
+        # (field, topic, locale) → (the topic page's entries, their headings): ``headings``
+        self.headed: dict[tuple[str, str, str], tuple[list[Entry], dict[str, Heading]]] = {}
         # Called before a topic's match terms are counted again: serve sets it to
         # ``background.checkpoint`` so that a background data-file writer counting every
         # topic (a locale first built by the forked process) holds while a rebuild runs.
@@ -269,6 +272,7 @@ class BodyCache:
         self.handed_topics: dict[
             tuple[str, tuple[str, str, str]], tuple[list[Entry], dict[str, float]]
         ] = {}
+        self.handed_headed: dict[tuple[str, str, str], tuple[list[Entry], dict[str, Heading]]] = {}
         self.handed = threading.Lock()
 
     def keep(self, key: tuple[str, str], entry: Entry, text: str) -> None:
@@ -289,31 +293,63 @@ class BodyCache:
     ) -> dict[str, float]:
         """A topic's match term counts (``qbank.site.match.TopicCounts``), counted again only
         when one of its entries is not the very same object as last time."""
-        kept = self.topics.get((locale, key))
+
+        def counted() -> dict[str, float]:
+            self.before_count()
+            return count()
+
+        return self._of_topic(self.topics, self.handed_topics, (locale, key), here, counted)
+
+    def headings(
+        self,
+        key: tuple[str, str, str],
+        here: list[Entry],
+        make: Callable[[], dict[str, Heading]],
+    ) -> dict[str, Heading]:
+        """A topic page's headings in a locale (``key``: field, topic, locale; ``here``: its
+        entries in order), made again only when one of its entries is not the very same
+        object as last time: a serve rebuild renders the seniority pages of an edited
+        question's field, which list every question of the field by its heading (at 30,000
+        questions a new question's rebuild made the headings of its field's 120 topics
+        again: 0.6-0.7 s of its 0.8 s render)."""
+        return self._of_topic(self.headed, self.handed_headed, key, here, make)
+
+    def _of_topic(
+        self,
+        table: dict[Any, tuple[list[Entry], T]],
+        handed: dict[Any, tuple[list[Entry], T]],
+        key: Any,
+        here: list[Entry],
+        make: Callable[[], T],
+    ) -> T:
+        """``table[key]``'s value while it was made from the very same ``here``, else
+        ``make()``, kept (in ``handed`` for the owner's next ``start`` when made by another
+        thread)."""
+        kept = table.get(key)
         if kept is not None and len(kept[0]) == len(here) and all(map(is_, kept[0], here)):
             return kept[1]
-        self.before_count()
-        counts = count()
+        made = make()
         if threading.get_ident() == self.owner:
-            self.topics[locale, key] = (here, counts)
+            table[key] = (here, made)
         else:
             with self.handed:
-                self.handed_topics[locale, key] = (here, counts)
-        return counts
+                handed[key] = (here, made)
+        return made
 
     def start(self, bank: Bank, options: RenderOptions) -> dict[tuple[str, str], tuple[Entry, str]]:
         """The bodies still valid for a render of ``bank`` with ``options`` (called by the
         thread that renders: it becomes the cache's one writer)."""
         self.owner = threading.get_ident()
         with self.handed:
-            bodies, topics = self.handed_bodies, self.handed_topics
-            self.handed_bodies, self.handed_topics = {}, {}
+            bodies, topics, headed = self.handed_bodies, self.handed_topics, self.handed_headed
+            self.handed_bodies, self.handed_topics, self.handed_headed = {}, {}, {}
         key = (options, bank.catalog)
         if key != self.key:
-            self.key, self.bodies, self.bank, self.topics = key, {}, None, {}
+            self.key, self.bodies, self.bank, self.topics, self.headed = key, {}, None, {}, {}
         elif self.bank is not None:  # what a background writer made from the last render
             self.bodies.update(bodies)
             self.topics.update(topics)
+            self.headed.update(headed)
         for entry in gone_entries(self.bank, bank):
             for locale in entry.locales:
                 self._drop(entry.id, locale)
@@ -580,7 +616,10 @@ class _Renderer:
                     here, locale, lambda md: first_block(self.html(md, "")), md_escape
                 )
 
-            found = self._headed(locale, here, make) if self._headed else make()
+            def kept() -> dict[str, Heading]:  # (the persistent cache's, else made)
+                return self._headed(locale, here, make) if self._headed else make()
+
+            found = self._cache.headings(key, here, kept) if self._cache is not None else kept()
             self._headings[key] = found
         return found[entry.id]
 
