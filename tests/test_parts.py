@@ -102,6 +102,10 @@ def test_each_part_shows_its_questions_and_links_name_the_part(content: Path) ->
     assert folder != TOPIC[1]
     sitemap = locale_sitemap(bank, "en", "https://example.org/", page_size=SIZE)
     assert f"https://example.org/en/{TOPIC[0]}/{folder}/</loc>" in sitemap
+    for locale in bank.catalog.locales:  # (serve's: from the pages it rendered, the same)
+        listed = locale_sitemap(bank, locale, "https://example.org/", page_size=SIZE)
+        rendered = site.pages.keys()
+        assert locale_sitemap(bank, locale, "https://example.org/", True, SIZE, rendered) == listed
 
 
 def test_practice_lists_name_the_part(content: Path) -> None:

@@ -438,6 +438,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
             config.site_url or "",
             config.use_directory_urls,
             self.options.page_size,
+            shared.site.pages.keys() if serve is not None else (),  # (serve renders all)
         )
         if serve is not None and early:
             serve.take_indexes(site_dir, taken)
