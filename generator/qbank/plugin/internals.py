@@ -218,13 +218,13 @@ EMPTY_PAGE = re.compile(r"^Page skipped: '(.+)'\. Generated empty output\.$")
 
 def allow_tags(config: MkDocsConfig, names: Iterable[str]) -> None:
     """With Material's tags plugin on, allow exactly ``names`` (a tag that no question carries
-    then fails the build instead of silently appearing)."""
+    then fails the build instead of silently appearing; ``names`` is not read without it)."""
     tags_plugin = config.plugins.get("material/tags")
     if tags_plugin is None:
         return
     from material.plugins.tags.structure.tag import Tag
 
-    tags_plugin.config["tags_allowed"] = {Tag(name) for name in names}
+    tags_plugin.config["tags_allowed"] = {Tag(name) for name in set(names)}
 
 
 def switch_off_material_search(config: MkDocsConfig) -> None:
