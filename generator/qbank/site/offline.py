@@ -39,7 +39,7 @@ import numpy as np
 from qbank.bank.loaded import Bank
 from qbank.search.documents import LEVELS
 from qbank.search.index import CHUNK, INDEX_DIR, LocaleIndex, Write, write_file
-from qbank.search.termsjson import json_string, objects
+from qbank.search.termsjson import compact, json_string, objects
 from qbank.site.minify import asset_bytes
 from qbank.site.strings import strings_for
 
@@ -288,7 +288,7 @@ class FieldShares:
             (target / f"{name}.json").write_bytes(self.share(number))
             self._pieces[number] = []  # (written: let go)
         documents = dict(zip(self.fields, self.documents(), strict=True))
-        (target / _DOCUMENTS).write_bytes(_json(documents))
+        (target / _DOCUMENTS).write_bytes(compact(documents))
 
     def share(self, number: int) -> bytes:
         """Field ``number``'s share as JSON: ``{terms file name: {term: delta-coded postings
@@ -421,7 +421,7 @@ def worker_script(data: dict[str, Any] | None) -> bytes:
     source, found = _DATA_LINE.subn("", asset_bytes(WORKER_SOURCE).decode("utf-8"), 1)
     if not found:
         raise ValueError(f"{WORKER_SOURCE} lost its line self.QBANK = null;")
-    text = json.dumps(data or {"off": True}, ensure_ascii=False, separators=(",", ":"))
+    text = compact(data or {"off": True}).decode("utf-8")
     line = "self.QBANK = " + text + ";"
     return (line + "\n" + source).encode("utf-8")
 
@@ -477,10 +477,10 @@ def offline_files(
             }
             if tree:
                 manifest["tree"] = True
-            out.files[f"{locale}/{MANIFEST_DIR}/{name}.json"] = _json(manifest)
+            out.files[f"{locale}/{MANIFEST_DIR}/{name}.json"] = compact(manifest)
             out.field_bytes[(locale, name)] = total
             summary[name] = [total, len(listed)]
-        out.files[f"{locale}/{MANIFEST_DIR}/{SUMMARY}"] = _json(
+        out.files[f"{locale}/{MANIFEST_DIR}/{SUMMARY}"] = compact(
             {"format": FORMAT, "build": build, "fields": summary}
         )
     data: dict[str, Any] = {
@@ -494,10 +494,6 @@ def offline_files(
         data["tree"] = True
     out.files[WORKER] = worker_script(data)
     return out
-
-
-def _json(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def write_offline(site: Path, made: OfflineFiles, write: Write = write_file) -> None:
