@@ -35,9 +35,11 @@ test: lint
 	$(BIN)/python -m pytest -m serial -q
 
 # The edit-test loop: no browser, no wheel, no serve, no publishers; both cores; Hypothesis's
-# dev profile (a tenth of the examples). The lint runs in `make test`.
+# dev profile (a tenth of the examples). The lint runs in `make test`. Test files go to the
+# two workers in name order: xdist's default, the files with most tests first, would leave
+# the few long cache tests to the end, on one worker.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not browser and not slow and not serial" -n 2 --dist loadfile --durations=10 -q
+	$(BIN)/python -m pytest -m "not browser and not slow and not serial" -n 2 --dist loadfile --no-loadscope-reorder --durations=10 -q
 	$(BIN)/python -m pytest -m "serial and not slow" -q
 
 # The sample bank through `qbank build`, published by each publisher without the plugin.

@@ -45,6 +45,7 @@ SLOW_MODULES = {
     "test_csp",
     "test_docs_commands",
     "test_fsrs_parity",
+    "test_build_cache_sequences",
 }
 
 

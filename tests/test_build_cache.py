@@ -1,342 +1,42 @@
-"""The persistent cache (``qbank.live.store``): a build with a warm cache writes the very
-site a build without one writes, after any sequence of edits; an entry that is truncated,
-corrupted or made for another key is reported and made again, never used; ``cache: false``
-writes nothing."""
+"""The persistent cache (``qbank.live.store``): an entry that is truncated, corrupted or made
+for another key is reported and made again, never used; every entry is used by an unchanged
+build and the gone are pruned; ``cache: false`` writes nothing; the search index's entries."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import logging
-import os
 import random
 import re
 import shutil
-import subprocess
-import sys
-import time
 from array import array
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from sitebuild import QUESTIONS, plant_near_duplicates, write_small_bank
+from sitebuild import QUESTIONS, write_small_bank
+from support.cachebuild import (
+    CACHE,
+    EDITS,
+    add,
+    aged,
+    build,
+    checked_files,
+    digests,
+    entries,
+    move,
+    rename,
+    same_sites,
+    topics,
+    translate,
+)
 from support.searchdocs import weighed
 
 from qbank.live import store
 from qbank.live.checkcache import StoredChecks
-from qbank.live.sitelinks import SiteDigests
 from qbank.live.store import Store
-from qbank.site.offline import offline_problems
-
-CACHE = ".cache/qbank"
-# A build run the way ``mkdocs build`` runs, with qbank's version (part of every key)
-# replaced when the test says so, and the interface strings read from another folder.
-RUN = (
-    "import sys; import qbank.live.store as s; v = sys.argv.pop(1); s.VERSION = v or s.VERSION;"
-    "import qbank.site.strings as t; from pathlib import Path; d = sys.argv.pop(1);"
-    "t.STRINGS_DIR = Path(d) if d else t.STRINGS_DIR;"
-    "from mkdocs.__main__ import cli; cli()"
-)
-
-
-def build(
-    project: Path, content: Path, *, version: str = "", strings: str = "", **overrides: Any
-) -> str:
-    """A real ``mkdocs build --strict`` of ``content`` in ``project``; its log (stderr).
-    ``strings``: a folder of interface strings read instead of qbank's."""
-    (project / "docs").mkdir(parents=True, exist_ok=True)
-    qbank = {"content_dir": str(content), **overrides.pop("qbank", {})}
-    config: dict[str, Any] = {
-        "site_name": "Small Bank",
-        "site_url": "https://example.org/bank/",
-        "repo_url": "https://github.com/qbank-dev/qbank",
-        "docs_dir": "docs",
-        "site_dir": "site",
-        "theme": {"name": "material"},
-        "plugins": [{"qbank": qbank}],
-        **overrides,
-    }
-    (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, version, strings, "build", "--strict"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stderr
-
-
-def digests(site: Path) -> dict[str, str]:
-    return {
-        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(site.rglob("*"))
-        if p.is_file()
-    }
-
-
-def entries(project: Path, kind: str = "") -> list[Path]:
-    """The cache's entries (of ``kind``: ``checked`` files, search ``docs``, ``match``
-    counts)."""
-    return sorted(p for p in (project / CACHE / kind).rglob("*.json"))
-
-
-def checked_files(folder: Path) -> set[str]:
-    """The keys of the question files whose checked results the cache in ``folder`` (a
-    project's cache, or a ``cache_dir``) holds, in its entries of one topic each."""
-    if (folder / CACHE).is_dir():
-        folder = folder / CACHE
-    found = set()
-    for path in (folder / "checked").rglob("*.json"):
-        items, reason = store._parse(path.read_bytes(), "checked", path.stem)
-        assert reason is None, reason
-        found.update(item[0] for item in items)
-    return found
-
-
-def aged(project: Path) -> None:
-    """Every entry last used a minute ago: the next build's prune tells the ones it did
-    not use apart whatever the file system's clock granularity (the store allows a second,
-    and a build of the small bank can touch an entry less than a second before the next
-    build starts)."""
-    then = time.time() - 60
-    for path in entries(project):
-        os.utime(path, (then, then))
-
-
-def topics(content: Path) -> set[tuple[str, str]]:
-    """(locale, topic folder) of every topic with a question in that locale."""
-    found = set()
-    for path in _questions(content):
-        for locale in yaml.safe_load(path.read_text("utf-8"))["prompt"]:
-            found.add((locale, path.parent.relative_to(content).as_posix()))
-    return found
-
-
-def same_sites(warm: Path, cold: Path) -> None:
-    first, second = digests(warm / "site"), digests(cold / "site")
-    assert first
-    assert sorted(first) == sorted(second)
-    assert [path for path in first if first[path] != second[path]] == []
-
-
-# -- edits -------------------------------------------------------------------------------------
-
-
-def _questions(content: Path) -> list[Path]:
-    return sorted(p for p in content.rglob("*.yaml") if p.name != "catalog.yaml")
-
-
-def add(content: Path, rng: random.Random, n: int) -> None:
-    source = rng.choice(_questions(content))
-    data = yaml.safe_load(source.read_text("utf-8"))
-    data["id"] = f"01a05d13-8d21-739a-baa2-7dab67be{5000 + n:04d}"
-    data["prompt"] = {loc: f"Variant {n}: {text}" for loc, text in data["prompt"].items()}
-    target = source.parent / f"added-{n}.yaml"
-    target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-
-
-def remove(content: Path, rng: random.Random, n: int) -> None:
-    files = [p for p in _questions(content) if "bits.png" not in p.read_text("utf-8")]
-    if len(files) > 3:
-        rng.choice(files).unlink()
-
-
-def move(content: Path, rng: random.Random, n: int) -> None:
-    source = rng.choice(_questions(content))
-    topics = [
-        content / "ml-engineer/throughput",
-        content / "ml-engineer/numerics",
-        content / "backend/indexing",
-    ]
-    target = rng.choice([t for t in topics if t != source.parent])
-    if "bits.png" not in source.read_text("utf-8"):
-        source.rename(target / source.name.replace(".yaml", f"-moved{n}.yaml"))
-
-
-def translate(content: Path, rng: random.Random, n: int) -> None:
-    source = rng.choice(_questions(content))
-    data = yaml.safe_load(source.read_text("utf-8"))
-    if "tr" in data["prompt"]:
-        data["prompt"]["tr"] += f" Düzeltme {n}."
-        source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-
-
-def rename(content: Path, rng: random.Random, n: int) -> None:
-    catalog = content / "catalog.yaml"
-    name = rng.choice(["Throughput", "Numerics", "Indexing"])
-    text = catalog.read_text("utf-8")
-    catalog.write_text(text.replace(f"en: {name}", f"en: {name} {n}", 1), "utf-8")
-
-
-def add_topic(content: Path, rng: random.Random, n: int) -> None:
-    catalog = content / "catalog.yaml"  # (what the checks read of the catalog changes)
-    text = catalog.read_text("utf-8")
-    if "caching" not in text:
-        catalog.write_text(text + "          caching:\n            name: {en: Caching}\n", "utf-8")
-
-
-EDITS = [add, remove, move, translate, rename, add_topic]
-
-
-def override(projects: tuple[Path, ...], n: int) -> dict[str, Any]:
-    """A theme override (custom_dir) of Material's footer in each project, its text ``n``."""
-    for project in projects:
-        folder = project / "overrides"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "main.html").write_text(
-            '{% extends "base.html" %}{% block footer %}<p class="own">Footer '
-            + str(n)
-            + "</p>{{ super() }}{% endblock %}",
-            "utf-8",
-        )
-    return {"theme": {"name": "material", "custom_dir": "overrides"}}
-
-
-def other_strings(folder: Path, n: int) -> str:
-    """A copy of qbank's interface strings with a page's and the widget's text changed."""
-    from qbank.site.strings import STRINGS_DIR
-
-    folder.mkdir(parents=True, exist_ok=True)
-    for path in STRINGS_DIR.glob("*.yaml"):
-        (folder / path.name).write_bytes(path.read_bytes())
-    english = folder / "en.yaml"
-    data = yaml.safe_load(english.read_text("utf-8"))
-    data["show_answer"] = f"Reveal {n}"
-    widget = data["widget"]
-    first = next(k for k, v in widget.items() if isinstance(v, str))
-    widget[first] = f"{widget[first]} {n}"
-    english.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
-    return str(folder)
-
-
-def own_page(projects: tuple[Path, ...], n: int) -> None:
-    """A hand-written page in each project's docs (every menu gains an item)."""
-    for project in projects:
-        (project / "docs").mkdir(parents=True, exist_ok=True)
-        (project / "docs" / "about.md").write_text(f"# About {n}\n\nWritten by hand.\n")
-
-
-SETTINGS = ["none", "none", "none", "yml", "override", "override", "strings", "page", "markdown"]
-
-
-@pytest.mark.parametrize("seed", [7, 31])
-def test_a_warm_build_writes_what_a_cold_build_writes(tmp_path: Path, seed: int) -> None:
-    rng = random.Random(seed)
-    content = write_small_bank(tmp_path / "content")
-    warm, cold = tmp_path / "warm", tmp_path / "cold"
-    build(warm, content)
-    assert entries(warm), "the first build kept nothing"
-    assert entries(warm, "pages"), "no page was kept"
-    plant_near_duplicates(content)  # (then compared from the pairs the first build kept)
-    steps = rng.sample(SETTINGS, len(SETTINGS))
-    steps.append("version")  # (last: every entry is made again)
-    settings: dict[str, Any] = {}  # (a setting stays, as a project's would)
-    strings = ""
-    seen_lookalikes = False
-    for n, step in enumerate(steps):
-        # (edits only in steps of their own: a setting's change alone must show, not be
-        # hidden by a catalog edit that changes every page's menu)
-        for i in range(3 if step == "none" else 0):
-            rng.choice(EDITS)(content, rng, 10 * n + i)
-        if step == "yml":
-            settings["copyright"] = f"Copyright step {n}"
-        elif step == "override":  # (the second time: the template alone changes)
-            settings.update(override((warm, cold), n))
-        elif step == "strings":
-            strings = other_strings(tmp_path / f"strings-{n}", n)
-        elif step == "page":
-            own_page((warm, cold), n)
-        elif step == "markdown":
-            settings["markdown_extensions"] = ["abbr", {"toc": {"permalink": True}}]
-        version = "0.0.0-other" if step == "version" else ""
-        warm_log = build(warm, content, version=version, strings=strings, **settings)
-        cold_log = build(
-            cold, content, version=version, strings=strings, qbank={"cache": False}, **settings
-        )
-        same_sites(warm, cold)
-        # (the warm build compares prompts after the load, from the pairs it kept)
-        assert lookalikes(warm_log) == lookalikes(cold_log)
-        seen_lookalikes = seen_lookalikes or bool(lookalikes(warm_log))
-    assert seen_lookalikes, "no edit made a near-duplicate: the comparison went untested"
-    assert not (cold / ".cache").exists()
-
-
-def lookalikes(log: str) -> list[str]:
-    """The near-duplicate warnings of a build's log, as the content folder names them."""
-    return [line.split("-  ", 1)[-1] for line in log.splitlines() if "nearly the same" in line]
-
-
-# (a page linked from the site the last build published is one from the page cache)
-MARKDOWN_KEPT = (
-    r"from the page cache(?: \(\d+ linked from the last site\))?, Markdown of (\d+) kept"
-)
-
-
-def kept_and_rendered(log: str) -> tuple[int, int]:
-    """Pages from the page cache and pages rendered through the theme, every locale."""
-    found = re.findall(r"pages built, (\d+) of (\d+) from the page cache", log)
-    assert found, log
-    return sum(int(k) for k, _ in found), sum(int(n) - int(k) for k, n in found)
-
-
-def test_unchanged_pages_come_from_the_page_cache(tmp_path: Path) -> None:
-    content = write_small_bank(tmp_path / "content")
-    project = tmp_path / "project"
-    kept, rendered = kept_and_rendered(build(project, content))
-    assert kept == 0
-    assert rendered == len(entries(project, "pages")) > 20
-    log = build(project, content)
-    assert kept_and_rendered(log) == (rendered, 0)
-    # and every page's converted Markdown
-    markdown_kept = re.findall(MARKDOWN_KEPT, log)
-    assert sum(map(int, markdown_kept)) == rendered == len(entries(project, "markdown"))
-    source = content / "backend/indexing/covering-index.yaml"
-    data = yaml.safe_load(source.read_text("utf-8"))
-    data["prompt"]["en"] += " Changed."
-    source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    kept, again = kept_and_rendered(build(project, content))
-    # the topic's English page and the pages listing the question (its seniority's, its
-    # field's...) rendered; every other page taken from the cache
-    assert kept + again == rendered
-    assert 1 <= again < rendered // 3
-    # a page added to the site changes every menu, but no page's Markdown: each conversion
-    # is kept with the files its links found, and none of those changed
-    own_page((project,), 1)
-    log = build(project, content)
-    markdown_kept = re.findall(MARKDOWN_KEPT, log)
-    assert sum(map(int, markdown_kept)) == rendered
-    # a question added to a topic (one a page: a page added) renumbers the runs of
-    # questions of the pages after it, and no more: only pages whose HTML changes have
-    # their Markdown converted again
-    one_a_page = {"qbank": {"page_size": 1}}
-    build(project, content, **one_a_page)
-    for folder in ("backend/indexing", "ml-engineer/throughput"):
-        added = yaml.safe_load(source.read_text("utf-8"))
-        added["id"] = f"01a05d13-8d21-739a-baa2-7dab67be49{len(folder):02d}"
-        added["prompt"] = {loc: f"Added: {text}" for loc, text in added["prompt"].items()}
-        (content / folder / "added.yaml").write_text(
-            yaml.safe_dump(added, allow_unicode=True, sort_keys=False), "utf-8"
-        )
-        log = build(project, content, **one_a_page)
-        kept, again = kept_and_rendered(log)
-        markdown_kept = re.findall(MARKDOWN_KEPT, log)
-        converted = kept + again - sum(map(int, markdown_kept))
-        assert 1 <= converted <= again < (kept + again) // 2, log
-    # a plugin qbank does not know of turns the page cache off, and says so
-    hook = project / "hook.py"
-    hook.write_text("def on_post_page(output, page, config):\n    return output\n")
-    log = build(project, content, hooks=["hook.py"])
-    assert log.count("page cache is off: the plugin(s) hook.py may change a page's HTML") == 1
-    assert "from the page cache" not in log
-    # an extension that can read other files than the page turns that off, and says so
-    log = build(project, content, markdown_extensions=["pymdownx.snippets"])
-    assert "converted Markdown is not kept: the extension(s) pymdownx.snippets may" in log
-    assert "Markdown of" not in log
 
 
 def test_an_unchanged_build_uses_every_entry_and_prunes_the_gone(tmp_path: Path) -> None:
@@ -403,92 +103,6 @@ def test_a_first_load_through_the_cache_leaves_its_mark(tmp_path: Path) -> None:
     assert StoredChecks(Store(project / CACHE)).warm()  # (touched: not pruned)
     build(cold, content, qbank={"cache": False})
     same_sites(project, cold)
-
-
-def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> None:
-    """A page the page cache keeps, which the published site still holds as the last build
-    wrote it, is a hard link to that file in the new site (not written again); a page
-    edited in the site since is written again, and so is every page when the site is gone.
-    The site is a cold build's either way."""
-    content = write_small_bank(tmp_path / "content")
-    warm, cold = tmp_path / "warm", tmp_path / "cold"
-    build(warm, content)
-    site = warm / "site"
-    before = {p: p.stat().st_ino for p in site.rglob("*.html")}
-    edited = site / "en" / "backend" / "indexing" / "index.html"
-    with edited.open("a", encoding="utf-8") as page:  # (in place: the same file)
-        page.write("<!-- edited in the site -->")
-    assert edited.stat().st_ino == before[edited]
-    log = build(warm, content)
-    kept, rendered = kept_and_rendered(log)
-    linked = sum(map(int, re.findall(r"\((\d+) linked from the last site\)", log)))
-    assert rendered == 0
-    assert linked == kept - 1 > 20
-    assert "Page skipped" not in log  # (MkDocs' note on a page it did not write)
-    after = {p: p.stat().st_ino for p in site.rglob("*.html")}
-    same = {p for p, inode in after.items() if before.get(p) == inode}
-    assert len(same) == linked
-    assert edited not in same
-    assert "edited in the site" not in edited.read_text("utf-8")
-    # the offline files' digests of the site's files are kept by inode, time and size (a
-    # linked page's is not made again), and each is its file's
-    digests = SiteDigests(Store(warm / CACHE), site.resolve()).before
-    assert {site / path for path in digests} >= same
-    for path, (inode, _time, size, digest) in digests.items():
-        data = (site / path).read_bytes()
-        assert (inode, size) == ((site / path).stat().st_ino, len(data))
-        assert digest == hashlib.sha256(data).hexdigest()[:16]
-    build(cold, content, qbank={"cache": False})
-    same_sites(warm, cold)
-    shutil.rmtree(site)
-    log = build(warm, content)
-    assert "linked from the last site" not in log
-    assert kept_and_rendered(log) == (kept, 0)
-    same_sites(warm, cold)
-
-
-def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path) -> None:
-    """A search index file whose bytes did not change (or a field's share of the index, for
-    the offline copy), which the published site still holds as the last build wrote it, is
-    a hard link to that file in the new site; a changed one, or one edited in the site
-    since, is written. The offline copy's digests of them are the files' (kept as they are
-    written, none read again), and the site is a cold build's."""
-    content = write_small_bank(tmp_path / "content")
-    warm, cold = tmp_path / "warm", tmp_path / "cold"
-    build(warm, content)
-    site = warm / "site"
-    index = site / "en" / "api" / "search"
-    before = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
-    assert len(before) > 10
-    shares = {p: p.stat().st_ino for p in (site / "zh" / "api" / "offline").glob("*.terms.json")}
-    assert shares  # (the Chinese fields' shares of the index: no Chinese text changes)
-    edited = index / "f.json"  # (the filters: this pull request does not change them)
-    with edited.open("ab") as file:  # (in place: the same file)
-        file.write(b" ")
-    translate(content, random.Random(3), 1)  # (a Turkish prompt: the English index stays)
-    source = next(p for p in _questions(content) if "bits.png" not in p.read_text("utf-8"))
-    data = yaml.safe_load(source.read_text("utf-8"))
-    data["prompt"]["en"] += " Zanzibar quokka."  # (two words no other question has)
-    source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    build(warm, content)
-    after = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
-    linked = {p for p in after if p in before and after[p][0] == before[p][0]}
-    same = {p for p in after if p in before and after[p][1] == before[p][1] and p != edited}
-    assert linked == same
-    assert len(same) > len(after) // 2
-    assert any(b"quokka" in data for _, data in after.values())
-    assert not any(b"quokka" in before[p][1] for p in before)
-    assert after[edited][1] == before[edited][1]  # (written again: the site's edit is gone)
-    assert after[edited][0] != before[edited][0]
-    assert {p: p.stat().st_ino for p in shares} == shares  # (linked too)
-    assert list(offline_problems(site)) == []
-    digests_now = SiteDigests(Store(warm / CACHE), site.resolve()).before
-    for path in after:
-        inode, _time, size, digest = digests_now[path.relative_to(site).as_posix()]
-        assert (inode, size) == (path.stat().st_ino, path.stat().st_size)
-        assert digest == hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    build(cold, content, qbank={"cache": False})
-    same_sites(warm, cold)
 
 
 def test_a_bad_entry_is_reported_and_made_again(tmp_path: Path) -> None:
@@ -725,111 +339,6 @@ def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> N
     TreeBuilder(content, tmp_path / "cold2", config, cache=False).build()
     assert digests(tmp_path / "watch2") == digests(tmp_path / "cold2")
     assert digests(tmp_path / "cold2") != digests(tmp_path / "cold")  # (the edit showed)
-
-
-def mkdocs_build(project: Path) -> str:
-    """``mkdocs build`` of ``project`` as it is configured; its log."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
-        cwd=project,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stderr
-
-
-def serve_first_build(
-    project: Path, run: str, port: int, find: str = "\0"
-) -> tuple[str, dict[str, str]]:
-    """Start ``mkdocs serve`` in ``project`` on ``port`` (part of the pages' canonical
-    addresses), wait for its first build; its log and the digests of the HTML pages it
-    served (with ``find``, of those that hold it), then stop it."""
-    from support.serving import Served
-
-    temporary = project / f"tmp-{run}"
-    temporary.mkdir()
-    log = project / f"serve-{run}.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-            cwd=project,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "TMPDIR": str(temporary)},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    running = Served(port, project / "content", temporary.parent, log, server)
-    try:
-        running.wait_builds(1)
-        (site,) = temporary.glob("mkdocs_*")
-        pages = {k: v for k, v in digests(site).items() if k.endswith(".html")}
-        if find != "\0":
-            pages = {k: v for k, v in pages.items() if find in (site / k).read_text("utf-8")}
-    finally:
-        server.terminate()
-        server.wait(30)
-    return running.text(), pages
-
-
-STALE_KINDS = ("served-pages", "pages", "checked")
-
-
-def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
-    from sitebuild import write_serve_config
-    from support.serving import free_port
-
-    write_small_bank(tmp_path / "content")
-    write_serve_config(tmp_path)
-    port = free_port()
-    content = tmp_path / "content"
-    log, first = serve_first_build(tmp_path, "first", port)
-    kept, rendered = kept_and_rendered(log)
-    assert (kept, rendered) == (0, len(entries(tmp_path, "served-pages")))
-    assert not entries(tmp_path, "pages")  # (serve's pages are its own kind)
-    # the first build kept its checked files and question HTML too, as mkdocs build does
-    checked = set(entries(tmp_path, "checked"))
-    assert len(checked_files(tmp_path)) == len(QUESTIONS) - 1
-    assert len(entries(tmp_path, "markup")) == len(topics(content))
-    log, warm = serve_first_build(tmp_path, "warm", port)
-    assert kept_and_rendered(log) == (rendered, 0)
-    assert set(entries(tmp_path, "checked")) == checked  # (each used, none made again)
-    # a build between two serves keeps serve's pages (and the next build its own)
-    served = set(entries(tmp_path, "served-pages"))
-    assert kept_and_rendered(mkdocs_build(tmp_path)) == (0, rendered)
-    assert set(entries(tmp_path, "served-pages")) == served
-    stale = {kind: tmp_path / CACHE / kind / "zz" / "zz-stale.json" for kind in STALE_KINDS}
-    for path in stale.values():  # (entries no build uses: serve prunes its own pages only)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("{}")
-        os.utime(path, (time.time() - 60, time.time() - 60))
-    log, _ = serve_first_build(tmp_path, "after-build", port)
-    assert kept_and_rendered(log) == (rendered, 0)
-    assert [kind for kind, path in stale.items() if path.exists()] == ["pages", "checked"]
-    assert kept_and_rendered(mkdocs_build(tmp_path)) == (rendered, 0)
-    assert [kind for kind, path in stale.items() if path.exists()] == []
-    # what the first build takes from the cache is what it shows: a topic's question HTML
-    markup = entries(tmp_path, "markup")[0]
-    kept = store._parse(markup.read_bytes(), "markup", markup.stem)[0]
-    planted = [
-        [digest, [f"<p>kept-{n}-{k}-from-the-cache</p>" for k in range(len(html))]]
-        for n, (digest, html) in enumerate(kept)
-    ]
-    Store(tmp_path / CACHE).put("markup", markup.stem, planted)
-    # (the page cache keys a page by its questions' inputs, not their HTML: without its
-    # entries every page is rendered, from the planted HTML)
-    shutil.rmtree(tmp_path / CACHE / "served-pages")
-    _log, shown = serve_first_build(tmp_path, "planted", port, find="-from-the-cache</p>")
-    assert shown
-    markup.unlink()
-    config = yaml.safe_load((tmp_path / "mkdocs.yml").read_text("utf-8"))
-    config["plugins"][0]["qbank"]["cache"] = False
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), "utf-8")
-    log, cold = serve_first_build(tmp_path, "cold", port)
-    assert "page cache" not in log
-    assert len(cold) > 20
-    assert warm == cold == first
 
 
 def test_what_templates_read_of_other_pages() -> None:

@@ -116,6 +116,15 @@ def topic_url(use_directory_urls: bool, bank: Bank, page_size: int) -> TopicUrl:
     return question_url(bank, page_size, "" if use_directory_urls else "index.html")
 
 
+def use_overrides(config: MkDocsConfig) -> None:
+    """Put qbank's theme overrides (``site_templates/overrides``) first among the theme's
+    folders: before the bank loads, so that templates compiled before the locale process
+    forks are the build's own."""
+    overrides = str(TEMPLATES / "overrides")
+    if overrides not in config.theme.dirs:
+        config.theme.dirs.insert(0, overrides)
+
+
 def configure_site(config: MkDocsConfig, shared: Shared, *, offline: bool) -> None:
     """Set the nav, language, search, tags, language switcher, theme defaults, Markdown
     extensions and assets of ``shared.locale``'s build (``site_settings``, as the tree sets
@@ -133,9 +142,6 @@ def configure_site(config: MkDocsConfig, shared: Shared, *, offline: bool) -> No
     internals.switch_off_material_search(config)
     # (read only with the tags plugin on: every question's tags, 0.1 s of a serve rebuild)
     internals.allow_tags(config, (t for e in bank.entries for t in e.question.tags))
-    overrides = str(TEMPLATES / "overrides")
-    if overrides not in config.theme.dirs:
-        config.theme.dirs.insert(0, overrides)
     # No Google Fonts: the site makes no third-party request.
     config.theme["font"] = False
     if not config.theme.get("palette"):

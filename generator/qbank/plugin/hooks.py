@@ -46,6 +46,7 @@ from qbank.plugin.config import (
     configure_site,
     render_options,
     topic_url,
+    use_overrides,
 )
 from qbank.plugin.loading import Loaded, load_compact
 from qbank.plugin.locales import (
@@ -58,6 +59,7 @@ from qbank.plugin.locales import (
 )
 from qbank.plugin.logfilters import filter_cross_locale_links, filter_linked_pages
 from qbank.plugin.material_search import drop_search_files, drop_worker_address
+from qbank.plugin.pagecache import TEMPLATE as KEPT_PAGE
 from qbank.plugin.pagecache import KeptMarkdown, KeptPages
 from qbank.plugin.pages import (
     add_pages,
@@ -73,7 +75,7 @@ from qbank.plugin.watch import EventHold, watch_bank
 from qbank.search.index import write_file
 from qbank.site.minify import compact_page
 from qbank.site.offline import write_site_offline, write_worker
-from qbank.site.render import RenderedSite, RenderOptions, Slot
+from qbank.site.render import RenderedSite, RenderOptions, Slot, compile_templates
 from qbank.site.sitemaps import write_locale_sitemaps
 from qbank.site.templates import TEMPLATES
 from qbank.site.theme import ASSETS, LAZY_ASSETS
@@ -141,6 +143,7 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Load and render the bank; set nav, language, assets and theme defaults."""
         self.repository = Repository.of(config, self.config)
+        use_overrides(config)
         if not self.derived:
             self.started = time.monotonic()
             if self.serve is not None:
@@ -208,10 +211,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                     unrendered, locale, config, folder, index=False
                 ),
                 partial(self._index_locale, bank),
+                before_fork=partial(self._compile_templates, config),
             )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options, self.store), default)
         return Shared(bank, render_locale(bank, self.options, default, self.store), default)
+
+    def _compile_templates(self, config: MkDocsConfig) -> None:
+        """Compile the page templates and the theme's before the locale process forks: it
+        renders with them instead of compiling them again."""
+        compile_templates()
+        names = ["main.html", *config.theme.static_templates, KEPT_PAGE]
+        self.template_code.compile(config.theme.get_env(), names)
 
     def _load(self, content_root: Path) -> Bank | None:
         """The bank; ``None`` when it has errors under ``mkdocs serve`` after a published

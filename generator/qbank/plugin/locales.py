@@ -232,12 +232,15 @@ class LocaleBuilds:
         bank: Bank,
         build: BuildLocale,
         index: IndexLocale | None,
+        *,
+        before_fork: Callable[[], None] = lambda: None,
     ) -> None:
         """Fork the processes that build the bank's locales but the first (``build``): one
         per core beside this one (``os.cpu_count()``; 2 cores: one process for every other
         locale, one after the other), never more than there are locales; each then writes
         (``index``; None: none) the search indexes no other process has claimed. The
-        children write into folders beside the site, ``collect`` renames them into place."""
+        children write into folders beside the site, ``collect`` renames them into place.
+        ``before_fork``: what this process does first that the children then need not."""
         locales = bank.catalog.locales
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
@@ -260,6 +263,7 @@ class LocaleBuilds:
         shares: list[list[str]] = [[] for _ in range(min(cores - 1, len(folders)))]
         for number, locale in enumerate(by_cost):  # the costliest first, round the processes
             shares[number % len(shares)].append(locale)
+        before_fork()
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared

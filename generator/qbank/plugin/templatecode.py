@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable
+
 import jinja2
 import jinja2.bccache
+import jinja2.meta
 
 
 class TemplateCode(jinja2.BytecodeCache):
@@ -23,3 +27,26 @@ class TemplateCode(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.code[bucket.key] = bucket.bytecode_to_string()
+
+    def compile(self, env: jinja2.Environment, names: Iterable[str]) -> None:
+        """Compile the templates ``names`` and every one they extend, include or import by a
+        constant name, into this cache (before the locale process forks: it then renders
+        with them instead of compiling them again). A template that does not compile here
+        (a filter a plugin adds only later) is left to the build."""
+        todo, seen = list(names), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            try:
+                source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+                tree = env.parse(source, name, filename)
+            except jinja2.TemplateError:
+                continue
+            todo.extend(n for n in jinja2.meta.find_referenced_templates(tree) if n)
+            bucket = self.get_bucket(env, name, filename, source)
+            if bucket.code is None:
+                with contextlib.suppress(jinja2.TemplateError):
+                    bucket.code = env.compile(tree, name, filename)
+                    self.set_bucket(bucket)

@@ -208,6 +208,14 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def compile_templates() -> None:
+    """Compile every page template of this process's environment now (before a fork: the
+    forked process then renders with them instead of compiling them again)."""
+    env = _environment()
+    for name in env.list_templates(extensions=["j2"]):
+        env.get_template(name)
+
+
 def question_count(t: Mapping[str, Any], n: int) -> str:
     """ "1 question" / "5 questions" in the page's language (``question_count_one`` for 1)."""
     return str(t["question_count_one" if n == 1 else "question_count"]).format(n=n)
