@@ -108,7 +108,7 @@ def test_a_warm_build_links_the_pages_the_last_one_published(tmp_path: Path) -> 
     assert edited.stat().st_ino == before[edited]
     log = build(warm, content)
     kept, rendered = kept_and_rendered(log)
-    linked = sum(map(int, re.findall(r"\((\d+) linked from the last site\)", log)))
+    linked = sum(map(int, re.findall(r"\((\d+) linked from the last site", log)))
     assert rendered == 0
     assert linked == kept - 1 > 20
     assert "Page skipped" not in log  # (MkDocs' note on a page it did not write)
@@ -282,3 +282,49 @@ def test_serve_first_build_takes_pages_from_the_cache(tmp_path: Path) -> None:
     assert "page cache" not in log
     assert len(cold) > 20
     assert warm == cold == first
+
+
+def unread(log: str) -> dict[str, tuple[int, int]]:
+    """Per locale: the pages a build left out of MkDocs' page build whole, of all it wrote."""
+    found = re.findall(
+        r"(\w+): pages built, \d+ of (\d+) from the page cache"
+        r"(?: \(\d+ linked from the last site(?:, (\d+) unread)?\))?",
+        log,
+    )
+    return {locale: (int(n or 0), int(total)) for locale, total, n in found}
+
+
+def test_a_warm_build_leaves_out_whole_the_pages_made_of_what_they_were(tmp_path: Path) -> None:
+    """A page made of what the last build made it of, whose file the published site still
+    holds, is linked and never read (``plugin/pageskip.py``); its site is a cold build's."""
+    content = write_small_bank(tmp_path / "content")
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    assert all(n == 0 for n, _ in unread(build(warm, content)).values())
+    # nothing changed: every page but each build's first (always read) left out
+    counts = unread(build(warm, content))
+    assert set(counts) == {"en", "tr", "zh"}
+    assert all(n == total - 1 for n, total in counts.values()), counts
+    # a Turkish prompt: the pages showing the question read again (in every locale its
+    # file's bytes are its HTML's inputs; in Turkish the pages listing its title too)
+    translate(content, random.Random(3), 1)
+    counts = unread(build(warm, content))
+    assert counts["en"][0] == counts["en"][1] - 2, counts
+    assert 0 < counts["tr"][0] < counts["tr"][1] - 2, counts
+    build(cold, content, qbank={"cache": False})
+    same_sites(warm, cold)  # (sitemap.xml and its .gz too: they list the pages left out)
+    # a page of one's own changes every menu: none left out, and the site is still a cold
+    # build's; then left out again
+    own_page((warm, cold), 1)
+    assert all(n == 0 for n, _ in unread(build(warm, content)).values())
+    build(cold, content, qbank={"cache": False})
+    same_sites(warm, cold)
+    counts = unread(build(warm, content))  # (the page of one's own is the first English one)
+    assert counts["en"][0] == counts["en"][1], counts
+    assert counts["tr"][0] == counts["tr"][1] - 1, counts
+    same_sites(warm, cold)
+    # a page edited in the published site is written again, not linked
+    edited = warm / "site" / "en" / "index.html"
+    edited.write_text(edited.read_text("utf-8") + "<!-- edited -->", "utf-8")
+    counts = unread(build(warm, content))
+    assert counts["en"][0] == counts["en"][1] - 1, counts
+    same_sites(warm, cold)

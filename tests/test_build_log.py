@@ -44,14 +44,18 @@ def test_each_phase_is_logged_once_with_its_timing(tmp_path: Path) -> None:
     for phase in expected:
         pattern = phase if phase.endswith("{16}") else re.escape(phase)
         if phase.endswith("pages built"):  # (this second build's pages, and their Markdown,
-            # all from the cache; every page linked from the site the first build published)
+            # all from the cache; every page linked from the site the first build published,
+            # and all but the first never read: nothing they are made of changed)
             pattern += (
-                r", (\d+) of \1 from the page cache \(\1 linked from the last site\),"
-                r" Markdown of \1 kept"
+                r", (\d+) of \1 from the page cache \(\1 linked from the last site,"
+                r" (\d+) unread\), Markdown of \1 kept"
             )
         if "search index written" in phase:  # (every file of it the same: all linked)
             pattern += r", (\d+) of \1 files linked from the last site"
         found = [line for line in lines if re.fullmatch(pattern + TIMED, line)]
+        for line in found if phase.endswith("pages built") else ():
+            built, unread = re.findall(r"(\d+) of \1 from the page cache.*, (\d+) unread", line)[0]
+            assert int(unread) == int(built) - 1, line
         assert len(found) == 1, f"{phase!r} logged {len(found)} times:\n" + "\n".join(lines)
     assert len(lines) == len(expected), "lines besides the phases:\n" + "\n".join(lines)
     assert (tmp_path / "site" / "tr" / "index.html").is_file()

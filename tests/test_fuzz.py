@@ -124,7 +124,7 @@ _text = (
         st.characters(
             codec="utf-8",
             exclude_categories=("Cs", "Cc", "Co", "Cn"),
-            exclude_characters="<>[]`$",
+            exclude_characters="<>[]`~$",  # (no HTML, links, code, fences or math)
         ),
         min_size=1,
         max_size=40,

@@ -172,7 +172,8 @@ EDITS = [add, remove, move, translate, rename, add_topic]
 
 # (a page linked from the site the last build published is one from the page cache)
 MARKDOWN_KEPT = (
-    r"from the page cache(?: \(\d+ linked from the last site\))?, Markdown of (\d+) kept"
+    r"from the page cache(?: \(\d+ linked from the last site(?:, \d+ unread)?\))?,"
+    r" Markdown of (\d+) kept"
 )
 
 

@@ -266,6 +266,13 @@ class ConvertedPages:
         """The key of the Markdown ``markdown`` of the page at ``where`` (plain data)."""
         return key(CONVERTED, self.build, digest(where), markdown)
 
+    def holds(self, name: str) -> bool:
+        """Whether a conversion is kept under ``name``, not read (its page is not built:
+        ``plugin/pageskip.py``); the entry is marked as used, and counted as kept."""
+        found = self.store.touch(CONVERTED, name)
+        self.kept += found
+        return found
+
     def get(self, name: str) -> Converted | None:
         """The kept conversion under ``name``, or None (none, or not of its shape)."""
         kept = self.store.get(CONVERTED, name)

@@ -35,6 +35,7 @@ from qbank.site.offline import file_digest
 KIND = "site-pages"
 DIGESTS = "site-digests"
 WRITTEN = "written"  # (in the key of a locale's ``WrittenFiles``)
+SIGNED = "signed"  # (in the key of a locale's pages' signatures: ``LastSite.skip``)
 
 
 class LastSite:
@@ -48,6 +49,21 @@ class LastSite:
         self.before = _restored(store.get(KIND, self.name))
         self.linked: dict[str, list[Any]] = {}  # site path → what ``before`` says of it
         self.written: dict[str, tuple[str, str]] = {}  # site path → (page key, file written)
+        # site path → what the page was made from (``skip``): the last build's, this one's
+        self.signed_name = key(KIND, self.site, locale, SIGNED)
+        self.signed_before = _signatures(store.get(KIND, self.signed_name))
+        self.signed: dict[str, str] = {}
+
+    def skip(self, path: str, signature: str) -> str | None:
+        """The page at ``path`` is made from ``signature`` (a digest of everything its HTML
+        is made of, kept for the next build): the key of the page cache entry the last
+        build wrote it from when it was made from the same, else None. The caller then
+        ``link``s it under that key (the file must still be the one written)."""
+        self.signed[path] = signature
+        was = self.before.get(path)
+        if was is None or self.signed_before.get(path) != signature:
+            return None
+        return str(was[0])
 
     def link(self, path: str, page_key: str, target: str) -> bool:
         """Make ``target`` a hard link to the site's file at ``path`` when the last build
@@ -75,6 +91,8 @@ class LastSite:
                 continue
             now[path] = [page_key, *_stamp(found)]
         self.store.put(KIND, self.name, now)
+        signed = {path: self.signed[path] for path in now if path in self.signed}
+        self.store.put(KIND, self.signed_name, signed)
         return len(self.linked)
 
 
@@ -173,6 +191,14 @@ def _stamp(found: os.stat_result) -> list[int]:
     """What tells a file written by a build from any other: its inode, modification time
     (ns) and size (a file edited in place or replaced changes one of them)."""
     return [found.st_ino, found.st_mtime_ns, found.st_size]
+
+
+def _signatures(kept: Any) -> dict[str, str]:
+    """A kept entry of pages' signatures (by site path, a str each); none when it has not
+    that shape."""
+    if not isinstance(kept, dict) or not all(type(v) is str for v in kept.values()):
+        return {}
+    return kept
 
 
 def _restored(kept: Any, at: int = 0) -> dict[str, list[Any]]:

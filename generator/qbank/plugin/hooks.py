@@ -27,6 +27,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from qbank.bank.load import no_collection_at_exit
 from qbank.bank.loaded import Bank
@@ -265,9 +266,17 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         Start the cache of qbank's pages' converted Markdown (``pagecache.py``)."""
         if self.derived:
             title_pages_built_elsewhere(nav, config)
-        if self.building is not None:
+        shared = self.building
+        if shared is not None:
             self.markdown.begin(self.store, config, files, self.pages.allowed(config))
             self.pages.prepare(self.store, config)
+            if self.serve is None and self.site_root is not None:
+                site = (self.site_root, shared.locale)
+                for page in self.pages.skip(self.store, config, files, nav, site, shared.site):
+                    # (what the build reads of it: its front matter escaped, its edit button)
+                    self._edit_button(page.markdown or "", page=page, config=config, files=files)
+                    self.markdown.keep(page)
+                self.markdown.skipped = self.pages.skipped
         return nav
 
     @event_priority(-100)  # after every other plugin's (the tags listings are made)
@@ -361,6 +370,15 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
         return self.pages.finish(
             output, page, lambda html: compact_page(drop_worker_address(html, config))
         )
+
+    def on_template_context(
+        self, context: TemplateContext, /, *, template_name: str, config: MkDocsConfig
+    ) -> TemplateContext | None:
+        """A theme page of its own (``sitemap.xml``) lists the pages the build left out whole
+        too, as a build that renders them does (``pageskip``)."""
+        if self.pages.skipped.paths:
+            context["pages"] = self.pages.skipped.listed()
+        return context
 
     def on_post_template(
         self, output_content: str, /, *, template_name: str, config: MkDocsConfig

@@ -53,8 +53,9 @@ from qbank.live.sitelinks import LastSite
 from qbank.live.store import Store, versions_of
 from qbank.plugin import report
 from qbank.plugin.pages import fill_bodies
+from qbank.plugin.pageskip import SkippedPages, page_signature, skippable, whole_signature
 from qbank.site import strings
-from qbank.site.render import PLACEHOLDER, PLACEHOLDER_NUMBER, Slot
+from qbank.site.render import PLACEHOLDER, PLACEHOLDER_NUMBER, RenderedSite, Slot
 
 TEMPLATE = "qbank-kept-page.html"
 SLOT = "qbank_page"  # the context key the template writes
@@ -106,19 +107,19 @@ def _toc(links: Any) -> list[Any]:
     return [[a.title, a.id, a.level, _toc(a.children)] for a in links]
 
 
-def _nav(items: Any, keys: frozenset[str] | None) -> list[Any]:
-    """The nav as a page's menu can show it: of each page's front matter whether it has
-    any, and the ``keys`` the templates read (None: all of it)."""
+def _nav(items: Any, keys: frozenset[str] | None, meta_of: Callable[[Page], Any]) -> list[Any]:
+    """The nav as a page's menu can show it: of each page's front matter (``meta_of``)
+    whether it has any, and the ``keys`` the templates read (None: all of it)."""
     out: list[Any] = []
     for item in items:
         if isinstance(item, Page):
-            meta = item.meta
+            meta = meta_of(item)
             if keys is not None:
                 meta = {"": bool(meta), **{k: meta[k] for k in keys if k in meta}}
             file = item.file
             out.append(["page", item.title, item.url, file.src_uri, canonical(meta, _refer)])
         elif isinstance(item, Section):
-            out.append(["section", item.title, _nav(item.children, keys)])
+            out.append(["section", item.title, _nav(item.children, keys, meta_of)])
         else:
             out.append(["link", item.title, item.url])
     return out
@@ -206,6 +207,10 @@ class KeptPages:
         # not under serve), and the source paths of those it linked (MkDocs logs a note)
         self.links: LastSite | None = None
         self.linked: set[str] = set()
+        # the pages this build leaves out of MkDocs' page build (``skip``), and what ``skip``
+        # made for ``begin``: the build's digest and what its templates read, the last site
+        self.skipped = SkippedPages()
+        self._early: tuple[str, Reads, LastSite] | None = None
 
     def prepare(self, store: Store, config: MkDocsConfig) -> None:
         """Before this build's pages are read (``on_nav``): whether their question HTML may
@@ -213,9 +218,53 @@ class KeptPages:
         questions' inputs (``Slot.inputs``) and a kept page never makes it (nor holds it in
         memory while every other page is read)."""
         self.bodies = {}
+        self.skipped, self._early = SkippedPages(), None
         self.defer = (
             store.enabled and self.allowed(config) and not (READ_CONTENT & set(config.plugins))
         )
+
+    def skip(
+        self,
+        store: Store,
+        config: MkDocsConfig,
+        files: Files,
+        nav: Navigation,
+        site: tuple[Path, str],
+        rendered: RenderedSite,
+    ) -> list[Page]:
+        """Leave out of MkDocs' page build (``pageskip``; ``on_nav``, before any page is read)
+        every page qbank generated (in ``rendered``) that the last build made from the same
+        signature and the published site ``site`` (its folder, this build's locale) still
+        holds as it wrote it: its file is then a hard link to that one. The pages left out,
+        read as MkDocs reads a page's source."""
+        self.skipped = SkippedPages(files)
+        if not store.enabled or not self.allowed(config):
+            return []
+        try:
+            build, reads = build_digest(config)
+        except Unreadable:
+            return []
+        links = LastSite(store, *site)
+        self._early = (build, reads, links)
+        if not skippable(config, reads):
+            return []
+        pages = rendered.pages
+        whole = whole_signature(build, nav, files, reads, lambda f: f.src_uri in pages)
+        out: list[File] = []
+        # (this locale's pages: the others' are excluded; the first is always built, as
+        # MkDocs dates sitemap.xml.gz by the pages it builds, and by the clock when none)
+        for file in files.documentation_pages()[1:]:
+            if file.src_uri not in pages:
+                continue
+            signature = page_signature(whole, file, rendered)
+            name = None if signature is None else links.skip(file.dest_uri, signature)
+            if (
+                name is not None
+                and store.touch(KIND, name)  # (its entry kept for a build without the site)
+                and links.link(file.dest_uri, name, file.abs_dest_path or "")
+            ):
+                out.append(file)
+        return self.skipped.leave_out(out, config)
 
     def begin(
         self,
@@ -236,18 +285,19 @@ class KeptPages:
         self._kept = self._pending = None
         self._nav = self._pages = (None, "")
         self.links, self.linked = None, set()
+        early, self._early = self._early, None
         if not store.enabled:
             return
         if not self.allowed(config):
             return
         try:
-            build, self.reads = build_digest(config)
+            build, self.reads = early[:2] if early is not None else build_digest(config)
         except Unreadable as error:
             self._off(f"a setting holds a value it cannot compare ({error})")
             return
         self.cache = PageCache(store, build, kind)
         if site is not None:
-            self.links = LastSite(store, *site)
+            self.links = early[2] if early is not None else LastSite(store, *site)
         for file in files.documentation_pages():
             page = file.page
             if page is None or not generated(file) or file.inclusion.is_excluded():  # type: ignore[no-untyped-call]
@@ -343,8 +393,20 @@ class KeptPages:
     def _nav_digest(self, nav: Navigation) -> str:
         if self._nav[0] is not nav:
             homepage = nav.homepage.url if nav.homepage else None
-            self._nav = (nav, digest([homepage, _nav(nav.items, self.reads.nav_meta)]))
+            menu = _nav(nav.items, self.reads.nav_meta, self._own_meta)
+            self._nav = (nav, digest([homepage, menu]))
         return self._nav[1]
+
+    def _own_meta(self, page: Page) -> Any:
+        """``page``'s front matter as its own: with its own template setting, where ``begin``
+        named qbank's for the page's build (until the page is built, or for good when the
+        build leaves it out), so that a page's key is the same whatever was built first."""
+        meta = page.meta
+        if meta.get("template") != TEMPLATE or page.file.src_uri not in self.templates:
+            return meta
+        own = self.templates[page.file.src_uri]
+        meta = {k: v for k, v in meta.items() if k != "template"}
+        return meta if own is None else {**meta, "template": own}
 
     def _pages_digest(self, pages: Any) -> str:
         if self._pages[0] is not pages:
@@ -374,8 +436,12 @@ class KeptPages:
         if cache is None:
             return ""
         count = links.end() if links is not None else 0
-        linked = f" ({count} linked from the last site)" if count else ""
-        return f", {cache.kept} of {cache.kept + cache.rendered} from the page cache{linked}"
+        unread = len(self.skipped.paths)  # (left out whole: linked, never read by MkDocs)
+        unread_note = f", {unread} unread" if unread else ""
+        linked = f" ({count} linked from the last site{unread_note})" if count else ""
+        kept = cache.kept + unread
+        self.skipped = SkippedPages()
+        return f", {kept} of {kept + cache.rendered} from the page cache{linked}"
 
 
 # Markdown extensions whose HTML is a function of the page's Markdown and settings alone
@@ -451,12 +517,13 @@ class KeptMarkdown:
     def __init__(self) -> None:
         self.cache: ConvertedPages | None = None
         self.said_off = False
+        self.skipped = SkippedPages()  # the build's pages left out whole (``KeptPages.skip``)
 
     def begin(self, store: Store, config: MkDocsConfig, files: Files, allowed: bool) -> None:
         """Start this build's cache of converted Markdown over ``store`` (``allowed``: no
         plugin the page cache does not know), unless an extension could read more than
         the page."""
-        self.cache = None
+        self.cache, self.skipped = None, SkippedPages()
         if not store.enabled or not allowed:
             return
         names = [str(e) for e in config.markdown_extensions]
@@ -488,7 +555,7 @@ class KeptMarkdown:
 
     def convert(self, page: Page) -> None:
         """Give ``page`` (one of qbank's, its Markdown final) its own ``render``."""
-        cache = self.cache
+        cache, skipped = self.cache, self.skipped
         if cache is None or page.markdown is None:
             return
         # A page's placeholders are numbered across the locale's pages (one question added
@@ -504,7 +571,7 @@ class KeptMarkdown:
                 kept is not None
                 and content is not None
                 and all(
-                    _identity(files.get_file_from_path(path)) == found
+                    _identity(files.get_file_from_path(path), skipped) == found
                     for path, found in kept.lookups
                 )
             ):
@@ -514,7 +581,7 @@ class KeptMarkdown:
             heard = _Heard()
             logger = logging.getLogger("mkdocs")
             logger.addHandler(heard)
-            looked = _Looked(files)
+            looked = _Looked(files, skipped)
             try:
                 page.render(config, looked)  # type: ignore[arg-type]
             finally:
@@ -526,6 +593,16 @@ class KeptMarkdown:
                 cache.put(name, replace(_converted(page, looked.found), content=content))
 
         page.render = render  # type: ignore[method-assign]
+
+    def keep(self, page: Page) -> None:
+        """Count the conversion of ``page``, left out of the build whole (``pageskip``), as
+        kept, and keep its entry (for a later build that cannot link the page)."""
+        cache = self.cache
+        if cache is None or page.markdown is None:
+            return
+        markdown, _ = _runs_from_zero(page.markdown)
+        name = cache.key([page.file.src_uri, page.file.dest_uri, page.url], markdown)
+        cache.holds(name)
 
     def end(self) -> str:
         """How many pages' Markdown came from the cache (for the "pages built" line)."""
@@ -558,11 +635,12 @@ def _renumbered(text: str, numbers: list[str]) -> str | None:
     return renumbered if count == len(numbers) else None
 
 
-def _identity(file: File | None) -> list[str] | None:
-    """What a link found in a file: where it is and what it is published as."""
+def _identity(file: File | None, skipped: SkippedPages) -> list[str] | None:
+    """What a link found in a file: where it is and what it is published as (as a build
+    that leaves no page out has it)."""
     if file is None:
         return None
-    return [file.src_uri, file.dest_uri, file.url, file.inclusion.name]
+    return [file.src_uri, file.dest_uri, file.url, skipped.inclusion(file).name]
 
 
 class _Looked:
@@ -570,14 +648,15 @@ class _Looked:
     path is noted (``found``); anything else it reads of them (``only_paths`` False) makes
     its conversion depend on more than that, and it is not kept."""
 
-    def __init__(self, files: Files) -> None:
+    def __init__(self, files: Files, skipped: SkippedPages) -> None:
         self._files = files
+        self._skipped = skipped
         self.found: dict[str, list[str] | None] = {}
         self.only_paths = True
 
     def get_file_from_path(self, path: str) -> File | None:
         file = self._files.get_file_from_path(path)
-        self.found[path] = _identity(file)
+        self.found[path] = _identity(file, self._skipped)
         return file
 
     def __getattr__(self, name: str) -> Any:

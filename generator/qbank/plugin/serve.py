@@ -43,11 +43,11 @@ from qbank.search import INDEX_DIR, SearchIndexError
 from qbank.site.output import move_into, rename
 from qbank.site.parts import is_part_page
 from qbank.site.render import (
-    PLACEHOLDER_NUMBER,
     BodyCache,
     RenderedSite,
     RenderOptions,
     Slot,
+    page_runs,
 )
 from qbank.site.templates import TEMPLATES, folder_stamp
 
@@ -85,7 +85,7 @@ def _same_slot(old: Slot, new: Slot) -> bool:
 
 def _same_signature(old: Any, new: Any) -> bool:
     """Whether a generated file is built from the same thing as before: bytes, or a page's
-    Markdown and its runs of questions (``_page_signature``)."""
+    Markdown and its runs of questions (``render.page_runs``)."""
     if old is _MISSING or type(old) is not type(new):
         return False
     if not isinstance(new, tuple):
@@ -99,13 +99,6 @@ def _same_signature(old: Any, new: Any) -> bool:
             for a, b in zip(old_runs, runs, strict=True)
         )
     )
-
-
-def _page_signature(site: RenderedSite, markdown: str) -> tuple[str, tuple[Any, ...]]:
-    """What a generated page is built from: its Markdown and its runs of questions (the
-    placeholders' numbers left out: they shift when another page changes)."""
-    runs = tuple(site.blocks[int(n)] for n in PLACEHOLDER_NUMBER.findall(markdown))
-    return PLACEHOLDER_NUMBER.sub("", markdown), runs
 
 
 def _whole_signature(config: MkDocsConfig, shared: Shared, options: RenderOptions) -> Any:
@@ -304,7 +297,7 @@ class ServeSession:
             rebuild.whole = _whole_signature(config, shared, options)
             rebuild.full = rebuild.whole != self.whole
             rebuild.skipped = set()
-            rebuild.built = {path: _page_signature(site, md) for path, md in site.pages.items()}
+            rebuild.built = {path: page_runs(site, md) for path, md in site.pages.items()}
             rebuild.built.update(site.files)  # generated data, compared by bytes
             rebuild.changed = {
                 path

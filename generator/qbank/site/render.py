@@ -1282,6 +1282,15 @@ def page_paths(bank: Bank, locale: str, page_size: int = DEFAULT_PAGE_SIZE) -> l
 
 PLACEHOLDER_NUMBER = re.compile(re.escape(PLACEHOLDER).replace(r"\{\}", r"(\d+)"))
 """Finds the placeholders of a page; group 1 is the number of the run it stands for."""
+
+
+def page_runs(site: RenderedSite, markdown: str) -> tuple[str, tuple[tuple[Slot, ...], ...]]:
+    """What a generated page is made of: its Markdown with its placeholders' numbers left
+    out (they shift when another page changes) and its runs of questions, in order."""
+    runs = tuple(site.blocks[int(n)] for n in PLACEHOLDER_NUMBER.findall(markdown))
+    return PLACEHOLDER_NUMBER.sub("", markdown), runs
+
+
 # A run's item as the page templates write it (``{{ heading }}``, a blank line, ``{{ html }}``,
 # a blank line), the heading empty and the HTML the placeholder.
 _RUN_ITEM = re.compile("\n\n" + PLACEHOLDER_NUMBER.pattern + "\n\n")
