@@ -19,6 +19,7 @@ from sitebuild import QUESTIONS, write_small_bank
 from support.cachebuild import (
     CACHE,
     MARKDOWN_KEPT,
+    add,
     build,
     checked_files,
     digests,
@@ -321,6 +322,13 @@ def test_a_warm_build_leaves_out_whole_the_pages_made_of_what_they_were(tmp_path
     counts = unread(build(warm, content))  # (the page of one's own is the first English one)
     assert counts["en"][0] == counts["en"][1], counts
     assert counts["tr"][0] == counts["tr"][1] - 1, counts
+    same_sites(warm, cold)
+    # a question added: the pages that count or show it read again, the others left out
+    # (a field's page names itself by its front matter, whatever its counts)
+    add(content, random.Random(5), 99)
+    counts = unread(build(warm, content))
+    assert all(0 < n < total - 2 for n, total in counts.values()), counts
+    build(cold, content, qbank={"cache": False})
     same_sites(warm, cold)
     # a page edited in the published site is written again, not linked
     edited = warm / "site" / "en" / "index.html"

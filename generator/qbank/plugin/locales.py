@@ -263,10 +263,10 @@ class LocaleBuilds:
         shares: list[list[str]] = [[] for _ in range(min(cores - 1, len(folders)))]
         for number, locale in enumerate(by_cost):  # the costliest first, round the processes
             shares[number % len(shares)].append(locale)
-        before_fork()
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         gc.freeze()  # the garbage collector of the child then leaves the bank's pages shared
+        before_fork()  # (its objects young: a collection then never walks the bank)
         running = {}
         for share in shares:
             pid = os.fork()

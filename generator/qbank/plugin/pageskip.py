@@ -63,18 +63,18 @@ def whole_signature(
 
 
 def _menu(items: Iterable[Any], keys: frozenset[str] | None) -> list[Any]:
-    """The nav before any page is read: each page's title (its Markdown where the nav gives
-    none: then its heading or front matter names it) and the front matter ``keys`` the
-    templates read of other pages (None: all of it)."""
+    """The nav before any page is read: each page's title (where the nav gives none, the
+    one its front matter gives, else its Markdown: its heading names it) and the front
+    matter ``keys`` the templates read of other pages (None: all of it)."""
     out: list[Any] = []
     for item in items:
         if isinstance(item, Page):
             source = item.file.content_string
             _, front = get_data(source)
+            title = item.title  # (None: the page names itself, by its front matter first)
+            named = "" if title is not None else front.get("title", source)
             if keys is not None:
                 front = {"": bool(front), **{k: front[k] for k in keys if k in front}}
-            title = item.title
-            named = source if title is None else ""
             out.append(["page", title, item.url, item.file.src_uri, canonical(front), named])
         elif isinstance(item, Section):
             out.append(["section", item.title, _menu(item.children, keys)])
