@@ -505,17 +505,3 @@ def test_a_changed_topic_is_counted_from_its_questions_kept_terms(
     here = [e for e in bank.entries if e.topic == edited_entry.topic]
     assert len(made) == sum(len(e.locales) for e in here)
 
-
-def test_how_long_an_index_took_is_kept_for_the_next_build(tmp_path: Path) -> None:
-    """The next build orders the indexes' work by how long each took the last one (a warm
-    build's costs are not the cold estimate's); an entry of another shape is not used."""
-    from qbank.live.indexcache import TIMES, index_seconds, keep_index_seconds
-
-    kept = Store(tmp_path)
-    assert index_seconds(kept, "zh") is None
-    keep_index_seconds(kept, "zh", 4.12345)
-    assert index_seconds(kept, "zh") == 4.123
-    kept.put(TIMES, store.key(TIMES, "tr"), "slow")
-    assert index_seconds(kept, "tr") is None
-    kept.put(TIMES, store.key(TIMES, "tr"), -1)
-    assert index_seconds(kept, "tr") is None

@@ -43,7 +43,6 @@ from qbank.search.documents import LEVELS, SearchDoc, iter_docs, question_doc
 from qbank.search.index import PEEK, Gathered, LocaleIndex, _mostly_cjk, postings_arrays
 
 KIND = "index"
-TIMES = "index-times"  # how long each locale's index took the last build to write
 _SEP = "\x1f"  # (between the seniorities of a key part: no catalog key holds it)
 _TERMS = " "  # between the word terms in an entry (a term is word characters)
 
@@ -479,16 +478,3 @@ def _ordered(codes: npt.NDArray[np.int32], firsts: npt.NDArray[np.int64], docs: 
     growing = np.diff(numbers) > 0
     growing[firsts[firsts > 0] - 1] = True  # (a new term starts anywhere)
     return bool(growing.all())
-
-
-def index_seconds(store: Store, locale: str) -> float | None:
-    """How long the last build took to write ``locale``'s search index (what orders the
-    next build's work: a warm build's indexes cost other than ``expected_cost`` says), or
-    None."""
-    kept = store.get(TIMES, key(TIMES, locale))
-    return float(kept) if isinstance(kept, int | float) and kept >= 0 else None
-
-
-def keep_index_seconds(store: Store, locale: str, seconds: float) -> None:
-    """Keep how long writing ``locale``'s search index took (``index_seconds``)."""
-    store.put(TIMES, key(TIMES, locale), round(seconds, 3))

@@ -34,7 +34,6 @@ from qbank.bank.loaded import Bank
 from qbank.bank.problems import ContentError
 from qbank.live import background
 from qbank.live.checkcache import StoredChecks
-from qbank.live.indexcache import index_seconds
 from qbank.live.pagecache import KIND, SERVED
 from qbank.live.sitelinks import SiteDigests
 from qbank.live.store import Store
@@ -214,7 +213,6 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 ),
                 partial(self._index_locale, bank),
                 before_fork=partial(self._compile_templates, config),
-                seconds=partial(index_seconds, self.store),
             )
         if self.serve is not None:
             return Shared(bank, self.serve.render(bank, self.options, self.store), default)

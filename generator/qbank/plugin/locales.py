@@ -35,7 +35,7 @@ from mkdocs.exceptions import PluginError
 from qbank.bank.loaded import Bank
 from qbank.bank.parallel import end_child, fork_is_safe
 from qbank.live.headingcache import stored_headings
-from qbank.live.indexcache import keep_index_seconds, stored_index
+from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_terms
 from qbank.live.sitelinks import WrittenFiles
@@ -134,8 +134,6 @@ def write_search_index(
         write_built(lambda: stored_index(store, bank, locale, topic_url), folder, watch, write)
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
-    if store.enabled:
-        keep_index_seconds(store, locale, time.monotonic() - started)
     linked = ""
     if written is not None:
         written.end()
@@ -236,16 +234,13 @@ class LocaleBuilds:
         index: IndexLocale | None,
         *,
         before_fork: Callable[[], None] = lambda: None,
-        seconds: Callable[[str], float | None] = lambda locale: None,
     ) -> None:
         """Fork the processes that build the bank's locales but the first (``build``): one
         per core beside this one (``os.cpu_count()``; 2 cores: one process for every other
         locale, one after the other), never more than there are locales; each then writes
         (``index``; None: none) the search indexes no other process has claimed. The
         children write into folders beside the site, ``collect`` renames them into place.
-        ``before_fork``: what this process does first that the children then need not.
-        ``seconds``: how long each locale's index took the last build (the work's order
-        where every one is known, else ``expected_cost``'s)."""
+        ``before_fork``: what this process does first that the children then need not."""
         locales = bank.catalog.locales
         parent = Path(config.site_dir).resolve().parent
         parent.mkdir(parents=True, exist_ok=True)
@@ -258,10 +253,7 @@ class LocaleBuilds:
         }
         if not folders:
             return
-        measured = {locale: seconds(locale) for locale in folders}
-        costs = {locale: float(expected_cost(bank, locale)) for locale in folders}
-        if None not in measured.values():
-            costs = {locale: float(taken or 0) for locale, taken in measured.items()}
+        costs = {locale: expected_cost(bank, locale) for locale in folders}
         by_cost = sorted(folders, key=lambda locale: -costs[locale])  # (stable: ties in order)
         claims = None
         if index is not None:
