@@ -204,6 +204,20 @@ def plant_near_duplicates(content: Path) -> None:
         (content / f"ml-engineer/numerics/near-{n}.yaml").write_text(yaml.safe_dump(near))
 
 
+def site_config(content_dir: Path, qbank: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The mkdocs.yml of a site of the bank at ``content_dir`` (``qbank``: the plugin's
+    settings besides the content folder)."""
+    return {
+        "site_name": "Small Bank",
+        "site_url": "https://example.org/bank/",
+        "repo_url": "https://github.com/qbank-dev/qbank",
+        "docs_dir": "docs",
+        "site_dir": "site",
+        "theme": {"name": "material"},
+        "plugins": [{"qbank": {"content_dir": str(content_dir), **(qbank or {})}}],
+    }
+
+
 def build_site(tmp_path: Path, content_dir: Path, **overrides: Any) -> Path:
     """Write an mkdocs.yml for ``content_dir`` and run a real ``mkdocs build --strict``.
 
@@ -212,16 +226,7 @@ def build_site(tmp_path: Path, content_dir: Path, **overrides: Any) -> Path:
     """
     docs = tmp_path / "docs"
     docs.mkdir(exist_ok=True)
-    config: dict[str, Any] = {
-        "site_name": "Small Bank",
-        "site_url": "https://example.org/bank/",
-        "repo_url": "https://github.com/qbank-dev/qbank",
-        "docs_dir": "docs",
-        "site_dir": "site",
-        "theme": {"name": "material"},
-        "plugins": [{"qbank": {"content_dir": str(content_dir)}}],
-    }
-    config.update(overrides)
+    config = {**site_config(content_dir), **overrides}
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],

@@ -504,4 +504,3 @@ def test_a_changed_topic_is_counted_from_its_questions_kept_terms(
     bank = edit_and_count(" Again.")
     here = [e for e in bank.entries if e.topic == edited_entry.topic]
     assert len(made) == sum(len(e.locales) for e in here)
-

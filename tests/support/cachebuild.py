@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from sitebuild import site_config
 
 from qbank.live import store
 
@@ -35,17 +36,7 @@ def build(
     """A real ``mkdocs build --strict`` of ``content`` in ``project``; its log (stderr).
     ``strings``: a folder of interface strings read instead of qbank's."""
     (project / "docs").mkdir(parents=True, exist_ok=True)
-    qbank = {"content_dir": str(content), **overrides.pop("qbank", {})}
-    config: dict[str, Any] = {
-        "site_name": "Small Bank",
-        "site_url": "https://example.org/bank/",
-        "repo_url": "https://github.com/qbank-dev/qbank",
-        "docs_dir": "docs",
-        "site_dir": "site",
-        "theme": {"name": "material"},
-        "plugins": [{"qbank": qbank}],
-        **overrides,
-    }
+    config = {**site_config(content, overrides.pop("qbank", {})), **overrides}
     (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), "utf-8")
     done = subprocess.run(
         [sys.executable, "-c", RUN, version, strings, "build", "--strict"],
