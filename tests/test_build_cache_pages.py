@@ -330,6 +330,17 @@ def test_a_warm_build_leaves_out_whole_the_pages_made_of_what_they_were(tmp_path
     assert all(0 < n < total - 2 for n, total in counts.values()), counts
     build(cold, content, qbank={"cache": False})
     same_sites(warm, cold)
+    # a question added where a topic shows one a page: a page added to the site, which
+    # only its topic's pages (and those listing its questions) link to
+    one_a_page = {"qbank": {"page_size": 1}}
+    build(warm, content, **one_a_page)
+    add(content, random.Random(6), 98)
+    counts = unread(build(warm, content, **one_a_page))
+    assert all(0 < n < total - 2 for n, total in counts.values()), counts
+    build(cold, content, qbank={"cache": False, "page_size": 1})
+    same_sites(warm, cold)
+    build(warm, content)
+    build(cold, content, qbank={"cache": False})
     # a page edited in the published site is written again, not linked
     edited = warm / "site" / "en" / "index.html"
     edited.write_text(edited.read_text("utf-8") + "<!-- edited -->", "utf-8")

@@ -249,7 +249,7 @@ class KeptPages:
         if not skippable(config, reads):
             return []
         pages = rendered.pages
-        whole = whole_signature(build, nav, files, reads, lambda f: f.src_uri in pages)
+        whole = whole_signature(build, nav, files, reads)
         out: list[File] = []
         # (this locale's pages: the others' are excluded; the first is always built, as
         # MkDocs dates sitemap.xml.gz by the pages it builds, and by the clock when none)

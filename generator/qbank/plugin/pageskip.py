@@ -9,8 +9,9 @@ made before MkDocs reads any page (``on_nav``), of everything its HTML is made o
 - the build's digest (``pagecache.build_digest``: settings, plugins, theme and its
   templates, interface strings, versions);
 - what its menu, links and neighbours can show of the other pages: the nav's titles and
-  addresses with the front-matter keys the templates read of other pages, every file's
-  source and site path, every hand-written page's Markdown;
+  addresses with the front-matter keys the templates read of other pages, the source and
+  site path of every file qbank does not generate (its pages are linked only from its
+  pages, whose Markdown names them), every hand-written page's Markdown;
 - its own Markdown and questions (``Slot``: heading and inputs, as the page cache reads
   them).
 
@@ -27,7 +28,7 @@ the build's date, or under ``mkdocs serve`` (its rebuilds skip pages their own w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -48,18 +49,26 @@ def skippable(config: MkDocsConfig, reads: Reads) -> bool:
     return set(config.plugins) <= ALLOWED_PLUGINS and not reads.pages and not reads.dated
 
 
-def whole_signature(
-    build: str, nav: Navigation, files: Files, reads: Reads, generated: Callable[[File], bool]
-) -> str:
-    """What every page's HTML may show of the others (``build``: the build's digest)."""
-    listed = [[f.src_uri, f.dest_uri, f.url, f.inclusion.value] for f in files]
+def whole_signature(build: str, nav: Navigation, files: Files, reads: Reads) -> str:
+    """What every page's HTML may show of the others (``build``: the build's digest): the
+    nav, and every file but those qbank generates (every locale's pages, data files and
+    assets: a page of qbank's is linked only from pages of qbank's, whose Markdown then
+    names it, so a topic's new part changes its topic's pages, not every page's signature;
+    where it sits follows from its path) with every hand-written page's Markdown. (The
+    build allows no plugin but qbank's: a generated file is qbank's.)"""
+    listed = [[f.src_uri, f.dest_uri, f.url, f.inclusion.value] for f in files if not _made(f)]
     own = [
         [f.src_uri, f.content_string]
         for f in files.documentation_pages(inclusion=lambda _: True)
-        if not generated(f)
+        if not _made(f)
     ]
     homepage = nav.homepage.url if nav.homepage else None
     return digest([build, homepage, _menu(nav.items, reads.nav_meta), listed, own])
+
+
+def _made(file: File) -> bool:
+    """Whether a plugin made ``file`` (``File.generated``)."""
+    return file.generated_by is not None
 
 
 def _menu(items: Iterable[Any], keys: frozenset[str] | None) -> list[Any]:
