@@ -314,18 +314,17 @@ def test_a_warm_build_leaves_out_whole_the_pages_made_of_what_they_were(tmp_path
     build(cold, content, qbank={"cache": False})
     same_sites(warm, cold)  # (sitemap.xml and its .gz too: they list the pages left out)
     # a page of one's own changes every menu: none left out, and the site is still a cold
-    # build's; then left out again
+    # build's
     own_page((warm, cold), 1)
     assert all(n == 0 for n, _ in unread(build(warm, content)).values())
     build(cold, content, qbank={"cache": False})
     same_sites(warm, cold)
-    counts = unread(build(warm, content))  # (the page of one's own is the first English one)
-    assert counts["en"][0] == counts["en"][1], counts
-    assert counts["tr"][0] == counts["tr"][1] - 1, counts
-    same_sites(warm, cold)
     # a question added: the pages that count or show it read again, the others left out
-    # (a field's page names itself by its front matter, whatever its counts)
+    # (a field's page names itself by its front matter, whatever its counts), and a page
+    # edited in the published site is written again, not linked
     add(content, random.Random(5), 99)
+    edited = warm / "site" / "en" / "ml-engineer" / "numerics" / "index.html"
+    edited.write_text(edited.read_text("utf-8") + "<!-- edited -->", "utf-8")
     counts = unread(build(warm, content))
     assert all(0 < n < total - 2 for n, total in counts.values()), counts
     build(cold, content, qbank={"cache": False})
@@ -338,12 +337,4 @@ def test_a_warm_build_leaves_out_whole_the_pages_made_of_what_they_were(tmp_path
     counts = unread(build(warm, content, **one_a_page))
     assert all(0 < n < total - 2 for n, total in counts.values()), counts
     build(cold, content, qbank={"cache": False, "page_size": 1})
-    same_sites(warm, cold)
-    build(warm, content)
-    build(cold, content, qbank={"cache": False})
-    # a page edited in the published site is written again, not linked
-    edited = warm / "site" / "en" / "index.html"
-    edited.write_text(edited.read_text("utf-8") + "<!-- edited -->", "utf-8")
-    counts = unread(build(warm, content))
-    assert counts["en"][0] == counts["en"][1] - 1, counts
     same_sites(warm, cold)
