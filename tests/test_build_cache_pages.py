@@ -139,8 +139,9 @@ def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path)
     """A search index file whose bytes did not change (or a field's share of the index, for
     the offline copy), which the published site still holds as the last build wrote it, is
     a hard link to that file in the new site; a changed one, or one edited in the site
-    since, is written. The offline copy's digests of them are the files' (kept as they are
-    written, none read again), and the site is a cold build's."""
+    since, is written. A field's share whose questions did not change is not even cut
+    again, unless the site's copy was edited. The offline copy's digests of them are the
+    files' (kept as they are written, none read again), and the site is a cold build's."""
     content = write_small_bank(tmp_path / "content")
     warm, cold = tmp_path / "warm", tmp_path / "cold"
     build(warm, content)
@@ -149,7 +150,11 @@ def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path)
     before = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
     assert len(before) > 10
     shares = {p: p.stat().st_ino for p in (site / "zh" / "api" / "offline").glob("*.terms.json")}
-    assert shares  # (the Chinese fields' shares of the index: no Chinese text changes)
+    assert len(shares) > 1  # (the Chinese fields' shares of the index: no Chinese text changes)
+    spoilt = sorted(shares)[0]  # (edited in the site: cut again)
+    with spoilt.open("ab") as file:
+        file.write(b" ")
+    del shares[spoilt]
     edited = index / "f.json"  # (the filters: this pull request does not change them)
     with edited.open("ab") as file:  # (in place: the same file)
         file.write(b" ")
@@ -158,7 +163,19 @@ def test_a_warm_build_links_the_index_files_that_stayed_the_same(tmp_path: Path)
     data = yaml.safe_load(source.read_text("utf-8"))
     data["prompt"]["en"] += " Zanzibar quokka."  # (two words no other question has)
     source.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    build(warm, content)
+    log = build(warm, content)
+    kept = {
+        locale: (int(taken), int(total))
+        for locale, taken, total in re.findall(
+            r"(\w+): search index written.*, (\d+) of (\d+) fields' offline shares kept", log
+        )
+    }
+    fields = len(shares) + 1
+    assert kept["zh"] == (fields - 1, fields), log
+    # (the English index files new words otherwise, the Turkish one a new question: each
+    # of their shares cut again)
+    assert kept["en"] == kept["tr"] == (0, fields), log
+    assert not spoilt.read_bytes().endswith(b" ")  # (cut again, and written)
     after = {p: (p.stat().st_ino, p.read_bytes()) for p in index.rglob("*.json")}
     linked = {p for p in after if p in before and after[p][0] == before[p][0]}
     same = {p for p in after if p in before and after[p][1] == before[p][1] and p != edited}

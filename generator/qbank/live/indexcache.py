@@ -90,13 +90,22 @@ def _doc_key(locale: str, topic_name: str, entry: Entry, url: str) -> str:
 
 
 def stored_index(
-    store: Store, bank: Bank, locale: str, topic_url: Callable[[str, Entry], str]
+    store: Store,
+    bank: Bank,
+    locale: str,
+    topic_url: Callable[[str, Entry], str],
+    told: Callable[[list[str]], None] | None = None,
 ) -> LocaleIndex:
     """``LocaleIndex.build(iter_docs(bank, locale, topic_url), locale)``, the postings of
-    unchanged topics from ``store`` where its entry holds (and the new state kept there)."""
+    unchanged topics from ``store`` where its entry holds (and the new state kept there).
+    ``told`` is given each question's ``_doc_key`` in the index's order (not without a
+    store): what its postings are made from, qbank's version aside."""
     if not store.enabled:
         return LocaleIndex.build(iter_docs(bank, locale, topic_url), locale)
     topics = _topics(bank, locale, topic_url)
+    docs = [doc for topic in topics for doc in topic.docs]
+    if told is not None:
+        told(docs)
     name = key(KIND, locale)
     payload = store.get_bytes(KIND, name)
     old = _State.restored(payload) if payload is not None else None
@@ -112,7 +121,6 @@ def stored_index(
             for entry, url in zip(topic.entries, topic.urls, strict=True)
         )
     if not standing:
-        docs = [doc for topic in topics for doc in topic.docs]
         state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics], docs)
         if state is not None:
             store.put_bytes(KIND, name, state.dumps())

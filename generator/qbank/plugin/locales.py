@@ -38,6 +38,7 @@ from qbank.live.headingcache import stored_headings
 from qbank.live.indexcache import stored_index
 from qbank.live.markupcache import stored_markup
 from qbank.live.matchcache import stored_terms
+from qbank.live.sharecache import KeptShares
 from qbank.live.sitelinks import WrittenFiles
 from qbank.live.store import Store
 from qbank.plugin import internals
@@ -125,20 +126,28 @@ def write_search_index(
     store = store or Store(None)
     folder = site_dir / locale / INDEX_DIR
     fields = list(bank.catalog.fields)
-    watch = FieldShares(fields, folder) if shares else None
     written = WrittenFiles(store, last, locale) if store.enabled and last else None
+    kept = KeptShares(store, last, locale, fields) if shares and store.enabled and last else None
+    watch = FieldShares(fields, folder, kept) if shares else None
     write = write_file
     if written is not None:
         write = partial(_write_in_site, written, f"{locale}/{INDEX_DIR}/")
+    told = kept.documents if kept is not None else None
     try:
-        write_built(lambda: stored_index(store, bank, locale, topic_url), folder, watch, write)
+        write_built(
+            lambda: stored_index(store, bank, locale, topic_url, told), folder, watch, write
+        )
     except SearchIndexError as error:
         raise PluginError(f"qbank: {error}") from None
     linked = ""
+    if kept is not None:
+        kept.end()
     if written is not None:
         written.end()
         if written.before:  # (a site published by an earlier build)
             linked = f", {written.linked} of {len(written.now)} files linked from the last site"
+        if kept is not None and kept.before:
+            linked += f", {kept.taken} of {len(fields)} fields' offline shares kept"
     count = sum(1 for entry in bank.entries if locale in entry.locales)
     phase(started, "%s: search index written, %d questions%s", locale, count, linked)
 

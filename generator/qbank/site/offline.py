@@ -239,6 +239,18 @@ def _owners(urls: Iterable[str], fields: list[str]) -> np.ndarray[Any, Any]:
     return np.array([*owners, -1], dtype=np.int32)
 
 
+class KnownShares(Protocol):
+    """Fields' shares kept from an earlier build (``qbank.live.sharecache.KeptShares``): a
+    share whose index would file the same postings under the same files is not cut again."""
+
+    def given(self, index: LocaleIndex, owners: np.ndarray[Any, Any]) -> dict[int, bytes]:
+        """The kept share of each field (by its number) that ``index``, whose questions'
+        fields are ``owners`` (``_owners``), would make again."""
+
+    def made(self, number: int, share: bytes) -> None:
+        """Field ``number``'s share is ``share``."""
+
+
 class FieldShares:
     """Each field's share of one locale's terms files (``SearchNeeds.share``), made as the
     index writes them (a ``search.index.TermsWatch``) or from a written index's files
@@ -247,12 +259,19 @@ class FieldShares:
     JSON text: the locale's postings are never held a second time (at 30,000 questions x 3
     locales, arrays over a whole locale's postings made the build's peak, 2.4 GB). With
     ``folder`` (the index's folder) ``end`` writes the shares and each field's documents
-    files into its ``SHARES_DIR``, for ``offline_files``. One per index written."""
+    files into its ``SHARES_DIR``, for ``offline_files``; ``known`` gives the shares an
+    earlier build made of the same postings, which are not cut again. One per index
+    written."""
 
-    def __init__(self, fields: Iterable[str], folder: Path | None = None) -> None:
+    def __init__(
+        self, fields: Iterable[str], folder: Path | None = None, known: KnownShares | None = None
+    ) -> None:
         self.fields = list(fields)
         self.folder = folder
+        self.known = known
+        self._given: dict[int, bytes] = {}
         self._owner_of = _owners((), self.fields)
+        self._cut_owner = self._owner_of  # (the owners cut: none of a given share)
         self._pieces: list[list[tuple[str, bytes]]] = [[] for _ in self.fields]
         self._waiting: list[tuple[str, list[str], np.ndarray[Any, Any], np.ndarray[Any, Any]]]
         self._waiting = []
@@ -260,10 +279,15 @@ class FieldShares:
 
     def begin(self, index: LocaleIndex) -> None:
         self.questions(shown[0] for shown in index.shown)
+        if self.known is not None:
+            self._given = self.known.given(index, self._owner_of)
+            if self._given:
+                cut = self._cut_owner = self._owner_of.copy()
+                cut[np.isin(cut, list(self._given))] = -1
 
     def questions(self, urls: Iterable[str]) -> None:
         """Take each question's URL (``/<locale>/<field>/…``), in the index's order."""
-        self._owner_of = _owners(urls, self.fields)
+        self._owner_of = self._cut_owner = _owners(urls, self.fields)
 
     def terms_file(
         self,
@@ -285,7 +309,10 @@ class FieldShares:
         target = self.folder / SHARES_DIR
         target.mkdir(parents=True, exist_ok=True)
         for number, name in enumerate(self.fields):
-            (target / f"{name}.json").write_bytes(self.share(number))
+            share = self.share(number)
+            (target / f"{name}.json").write_bytes(share)
+            if self.known is not None:
+                self.known.made(number, share)
             self._pieces[number] = []  # (written: let go)
         documents = dict(zip(self.fields, self.documents(), strict=True))
         (target / _DOCUMENTS).write_bytes(compact(documents))
@@ -294,6 +321,9 @@ class FieldShares:
         """Field ``number``'s share as JSON: ``{terms file name: {term: delta-coded postings
         of its questions}}``, files by name and terms in their file's order (the bytes of
         ``json.dumps(…, ensure_ascii=False, separators=(",", ":"))``)."""
+        given = self._given.get(number)
+        if given is not None:
+            return given
         pieces = sorted(self._pieces[number])  # (one piece a file: by its name)
         return b"{" + b",".join(piece for _, piece in pieces) + b"}"
 
@@ -314,7 +344,7 @@ class FieldShares:
         codes = np.concatenate([codes for _, _, _, codes in waiting]).astype(np.int64)
         file_of = np.repeat(np.arange(len(waiting)), [len(terms) for _, terms, _, _ in waiting])
         term_of = np.repeat(np.arange(len(names)), lengths)
-        owner_of = self._owner_of
+        owner_of = self._cut_owner
         owner = owner_of[np.clip(codes // LEVELS, 0, len(owner_of) - 1)]
         kept = np.flatnonzero(owner >= 0)
         if not len(kept):
