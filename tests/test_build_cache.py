@@ -292,6 +292,15 @@ def test_an_entry_is_checked_before_it_is_used(
     assert "belongs to another key" in caplog.text
     assert Store(None).get("checked", name) is None
     assert store.key("a", "bc") != store.key("ab", "c")
+    # bytes kept as they are (a search index's arrays): checked the same way
+    kept.put_bytes("index", name, b"\x00\x01postings", packed=False)
+    assert Store(tmp_path).get_bytes("index", name) == b"\x00\x01postings"
+    assert Store(tmp_path).get("index", name) is None  # (not a JSON entry)
+    path = tmp_path / "index" / name[:2] / f"{name}.json"
+    assert path.read_bytes().endswith(b"\n\x00\x01postings")
+    path.write_bytes(path.read_bytes().replace(b"postings", b"postingz"))
+    assert Store(tmp_path).get_bytes("index", name) is None
+    assert caplog.text.count("is corrupted") == 2
 
 
 def test_qbank_build_with_a_warm_cache_writes_the_same_tree(tmp_path: Path) -> None:

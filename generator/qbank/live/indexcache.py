@@ -123,7 +123,7 @@ def stored_index(
     if not standing:
         state = _State.of(gathered, [(topic.key, len(topic.entries)) for topic in topics], docs)
         if state is not None:
-            store.put_bytes(KIND, name, state.dumps())
+            store.put_bytes(KIND, name, state.dumps(), packed=False)
     return LocaleIndex.assemble(locale, gathered)
 
 

@@ -173,13 +173,15 @@ class Store:
             return
         self._put(kind, name, dumps(value), raw=False)
 
-    def put_bytes(self, kind: str, name: str, payload: bytes) -> None:
-        """Keep ``payload`` as it is (no JSON: a page's HTML) under ``name``."""
+    def put_bytes(self, kind: str, name: str, payload: bytes, *, packed: bool = True) -> None:
+        """Keep ``payload`` as it is (no JSON: a page's HTML) under ``name``; not compressed
+        with ``packed=False`` (a search index's postings, which zstd packed 1.7 x at a third
+        of a warm build's cost of indexing Chinese)."""
         if self.folder is not None:
-            self._put(kind, name, payload, raw=True)
+            self._put(kind, name, payload, raw=True, packed=packed)
 
-    def _put(self, kind: str, name: str, data: bytes, *, raw: bool) -> None:
-        payload = zstd.compress(data, LEVEL)
+    def _put(self, kind: str, name: str, data: bytes, *, raw: bool, packed: bool = True) -> None:
+        payload = zstd.compress(data, LEVEL) if packed else data
         header: dict[str, Any] = {
             "format": FORMAT,
             "kind": kind,
@@ -188,6 +190,8 @@ class Store:
         }
         if raw:
             header["payload"] = "bytes"
+        if not packed:
+            header["packed"] = False
         assert self.folder is not None
         data = dumps(header) + b"\n" + payload
         folder = os.path.join(self.folder, kind, name[:2])  # noqa: PTH118 (str: no Path)
@@ -248,6 +252,8 @@ def _parse(data: bytes, kind: str, name: str, *, raw: bool = False) -> tuple[Any
         return None, "is corrupted (its checksum does not match)"
     if (header.get("payload") == "bytes") != raw:
         return None, "belongs to another key"  # (a JSON entry where bytes are kept, or back)
+    if header.get("packed", True) is False:
+        return (payload, None) if raw else (None, "belongs to another key")
     try:
         data = zstd.decompress(payload)
     except zstd.ZstdError:
