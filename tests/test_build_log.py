@@ -50,8 +50,12 @@ def test_each_phase_is_logged_once_with_its_timing(tmp_path: Path) -> None:
                 r", (\d+) of \1 from the page cache \(\1 linked from the last site,"
                 r" (\d+) unread\), Markdown of \1 kept"
             )
-        if "search index written" in phase:  # (every file of it the same: all linked)
-            pattern += r", (\d+) of \1 files linked from the last site"
+        if "search index written" in phase:  # (every file of it the same: all linked, and
+            # every field's share of it for the offline copy kept)
+            pattern += (
+                r", (\d+) of \1 files linked from the last site,"
+                r" (\d+) of \2 fields' offline shares kept"
+            )
         found = [line for line in lines if re.fullmatch(pattern + TIMED, line)]
         for line in found if phase.endswith("pages built") else ():
             built, unread = re.findall(r"(\d+) of \1 from the page cache.*, (\d+) unread", line)[0]
