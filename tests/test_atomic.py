@@ -145,8 +145,11 @@ def test_publish_swaps_and_discard_keeps(tmp_path: Path) -> None:
     assert (site / "a.html").read_text("utf-8") == "one"
     staging = stage(site)
     (staging / "b.html").write_text("two", "utf-8")
-    publish(staging, site)
+    seen: list[list[str]] = []  # (what the site holds while the previous one is removed)
+    publish(staging, site, lambda: seen.append(sorted(p.name for p in site.iterdir())))
+    assert seen == [["b.html"]]
     assert sorted(p.name for p in site.iterdir()) == ["b.html"]
+    assert leftovers(tmp_path) == []  # (the previous site gone once it returns)
     staging = stage(site)
     (staging / "c.html").write_text("three", "utf-8")
     discard(staging)

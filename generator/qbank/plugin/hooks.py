@@ -532,13 +532,18 @@ class QbankPlugin(BasePlugin[QbankConfig]):  # type: ignore[no-untyped-call]
                 if known is not None:
                     known.end()
                 phase(started, "offline files: build %s", made.build)
-            self.staged.publish(config, self.started)  # (a failure: on_build_error discards it)
-            self.staged = None
-            # the near-duplicate warnings (INFO lines: never strict mode's), compared while
-            # the site was built (``loading.py``; before the prune: the comparison reads and
-            # writes its cache entry)
-            report.problems(self.loaded.warnings(), fatal=False)
-            self.store.prune(spare=(SERVED,))  # what this build did not use (serve's pages kept)
+            # (a failure: on_build_error discards it) Once it is published, while the previous
+            # site is removed: the near-duplicate warnings (INFO lines: never strict mode's),
+            # compared while the site was built (``loading.py``; before the prune: the
+            # comparison reads and writes its cache entry), then the prune of what this build
+            # did not use (serve's pages kept).
+            self.staged.publish(config, self.started, self._warned_and_pruned)
+
+    def _warned_and_pruned(self) -> None:
+        """What a build does once its site is published (``_publish``)."""
+        self.staged = None  # (published: nothing left to discard)
+        report.problems(self.loaded.warnings(), fatal=False)
+        self.store.prune(spare=(SERVED,))
 
     on_post_build = CombinedEvent(_build_locales, _publish)
 

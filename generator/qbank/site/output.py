@@ -35,19 +35,27 @@ def stage(site_dir: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{site_dir.name}-", dir=site_dir.parent))
 
 
-def publish(staging: Path, site_dir: Path) -> None:
-    """Make ``staging`` the site at ``site_dir``; the previous site is removed afterwards."""
+def publish(staging: Path, site_dir: Path, meanwhile: Callable[[], None] = lambda: None) -> None:
+    """Make ``staging`` the site at ``site_dir``; the previous site is removed afterwards,
+    in a thread while ``meanwhile()`` runs (its removal, 0.5 s at 30,000 questions x 3
+    locales, waits on the file system: a build waits on its near-duplicate comparison
+    then), and is gone when this returns."""
     site_dir = site_dir.absolute()
     if not site_dir.exists() and not site_dir.is_symlink():
         staging.rename(site_dir)
+        meanwhile()
         return
-    if _exchange(staging, site_dir):
-        remove_tree(staging)  # now holds the previous site
-        return
-    previous = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}old-", dir=site_dir.parent))
-    site_dir.rename(previous / site_dir.name)
-    staging.rename(site_dir)
-    remove_tree(previous)
+    previous = staging  # (holds the previous site once exchanged)
+    if not _exchange(staging, site_dir):
+        previous = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}old-", dir=site_dir.parent))
+        site_dir.rename(previous / site_dir.name)
+        staging.rename(site_dir)
+    removal = threading.Thread(target=remove_tree, args=(previous,))
+    removal.start()
+    try:
+        meanwhile()
+    finally:
+        removal.join()
 
 
 _REMOVERS = 8
