@@ -513,3 +513,48 @@ def test_a_changed_topic_is_counted_from_its_questions_kept_terms(
     bank = edit_and_count(" Again.")
     here = [e for e in bank.entries if e.topic == edited_entry.topic]
     assert len(made) == sum(len(e.locales) for e in here)
+
+
+def test_a_field_share_is_given_only_when_made_of_the_same(tmp_path: Path) -> None:
+    """``KeptShares`` gives the last site's share of a field whose questions (their numbers
+    and document keys) and the index's filing are this build's, and whose file is the one
+    kept; nothing for a changed field, a changed filing, an edited file or a bad entry."""
+    from qbank.live.sharecache import KIND, KeptShares
+    from qbank.search.index import LocaleIndex
+    from qbank.site.offline import _owners
+
+    kept, site = Store(tmp_path / "cache"), tmp_path / "site"
+    folder = site / "en" / "api" / "offline"
+    folder.mkdir(parents=True)
+    fields = ["backend", "frontend"]
+    urls = ["/en/backend/a/", "/en/backend/a/", "/en/frontend/b/"]
+    index = LocaleIndex("en", shown=[(url, "", "", "") for url in urls], shards={"ab": set()})
+    owners = _owners(urls, fields)
+
+    def build(docs: list[str], index: LocaleIndex = index) -> dict[int, bytes]:
+        shares = KeptShares(kept, site, "en", fields)
+        shares.documents(docs)
+        given = shares.given(index, owners)
+        for number, name in enumerate(fields):
+            share = given.get(number, f'{{"{name}":{docs}}}'.encode())
+            (folder / f"{name}.terms.json").write_bytes(share)
+            shares.made(number, share)
+        shares.end()
+        return given
+
+    assert build(["k1", "k2", "k3"]) == {}  # (nothing kept yet)
+    backend = (folder / "backend.terms.json").read_bytes()
+    assert build(["k1", "k2", "k3"]) == {
+        0: backend,
+        1: (folder / "frontend.terms.json").read_bytes(),
+    }
+    assert build(["k1", "k2", "k9"]) == {0: backend}  # (a frontend question changed)
+    assert build(["k1", "k2"]) == {}  # (not the index's questions)
+    refiled = dataclasses.replace(index, shards={"ab": set(), "cd": set()})
+    assert build(["k1", "k2", "k9"], refiled) == {}  # (terms filed otherwise)
+    build(["k1", "k2", "k9"])
+    with (folder / "backend.terms.json").open("ab") as file:
+        file.write(b" ")  # (edited in the site)
+    assert build(["k1", "k2", "k9"]) == {1: (folder / "frontend.terms.json").read_bytes()}
+    kept.put(KIND, store.key(KIND, str(site), "en"), {"backend": ["only the key"]})
+    assert build(["k1", "k2", "k9"]) == {}  # (an entry without its shape)
