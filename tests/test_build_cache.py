@@ -550,6 +550,7 @@ def test_a_field_share_is_given_only_when_made_of_the_same(tmp_path: Path) -> No
     }
     assert build(["k1", "k2", "k9"]) == {0: backend}  # (a frontend question changed)
     assert build(["k1", "k2"]) == {}  # (not the index's questions)
+    build(["k1", "k2", "k9"])  # (kept again: what follows is refused for its filing alone)
     refiled = dataclasses.replace(index, shards={"ab": set(), "cd": set()})
     assert build(["k1", "k2", "k9"], refiled) == {}  # (terms filed otherwise)
     build(["k1", "k2", "k9"])

@@ -48,6 +48,7 @@ class KeptShares:
         self.docs: list[str] = []
         self.keys: dict[int, str] = {}
         self.now: dict[str, list[str]] = {}
+        self.digests: dict[int, str] = {}  # (of the shares given: not digested again)
         self.taken = 0
 
     def documents(self, docs: list[str]) -> None:
@@ -72,14 +73,15 @@ class KeptShares:
             with contextlib.suppress(OSError):
                 data = path.read_bytes()
                 if file_digest(data) == was[1]:
-                    found[number] = data
+                    found[number], self.digests[number] = data, was[1]
         self.taken = len(found)
         return found
 
     def made(self, number: int, share: bytes) -> None:
         made_of = self.keys.get(number)
         if made_of is not None:
-            self.now[self.fields[number]] = [made_of, file_digest(share)]
+            digest = self.digests.get(number) or file_digest(share)
+            self.now[self.fields[number]] = [made_of, digest]
 
     def end(self) -> None:
         """Keep what this build's shares were made from."""

@@ -67,7 +67,7 @@ def whole_signature(build: str, nav: Navigation, files: Files, reads: Reads) -> 
 
 
 def _made(file: File) -> bool:
-    """Whether a plugin made ``file`` (``File.generated``)."""
+    """Whether a plugin made ``file`` (``File.generated_by``)."""
     return file.generated_by is not None
 
 
